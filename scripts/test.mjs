@@ -1,0 +1,32 @@
+// Runs every *.test.ts under src/ and test/ with Node's own test runner.
+// Node 20's `--test` takes no globs, so the files are listed here.
+// Usage: npm test [-- path-fragment ...] to run only files whose path contains a fragment.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function findTests(dir) {
+  let found = [];
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) found = found.concat(findTests(path));
+    else if (entry.endsWith('.test.ts')) found.push(path);
+  }
+  return found;
+}
+
+const filters = process.argv.slice(2);
+const files = ['src', 'test']
+  .flatMap((dir) => { try { return findTests(dir); } catch { return []; } })
+  .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);
