@@ -1,0 +1,137 @@
+import { Type } from 'typebox';
+import { callerOf } from '../http/authenticate.ts';
+import { IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import type { AppDeps } from '../app.ts';
+import { createAccount, deleteAccount, getAccount, updateProfile, type Account } from './accounts.ts';
+
+const Name = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
+
+const NewAccountBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    firstName: Name(1, 50),
+    lastName: Type.Optional(Type.String({ maxLength: 50 })),
+    company: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const ProfileBody = Type.Object(
+  {
+    firstName: Type.Optional(Name(1, 50)),
+    lastName: Type.Optional(Name(1, 50)),
+    company: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const AccountView = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  firstName: Type.String(),
+  lastName: Nullable(Type.String()),
+  company: Nullable(Type.String()),
+  plan: Type.String(),
+  createdAt: IsoDate,
+});
+
+const ProfileView = Type.Object({
+  id: Type.String(),
+  firstName: Type.String(),
+  lastName: Nullable(Type.String()),
+  company: Nullable(Type.String()),
+  updatedAt: IsoDate,
+});
+
+const accountView = (a: Account) => ({
+  id: a.id,
+  email: a.email,
+  firstName: a.firstName,
+  lastName: a.lastName,
+  company: a.company,
+  plan: a.plan,
+  createdAt: a.createdAt.toISOString(),
+});
+
+export async function accountRoutes(app: App, { database, config }: AppDeps) {
+  const { db } = database;
+
+  app.post(
+    '/accounts',
+    {
+      config: { rateLimit: { max: config.rateLimits.publicPerIp, keyGenerator: (r) => r.ip } },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Create an account and its first API key',
+        body: NewAccountBody,
+        response: {
+          201: Type.Object({ success: Type.Boolean(), message: Type.String(), account: AccountView, apiKey: Type.String() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { account, apiKey } = await createAccount(db, config.signupCredits, request.body);
+      return reply.code(201).send({ success: true, message: 'Account created successfully', account: accountView(account), apiKey });
+    },
+  );
+
+  app.get(
+    '/accounts/me',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'The calling account, with its plan and credit balance',
+        response: { 200: Type.Object({ account: Type.Intersect([AccountView, Type.Object({ creditBalance: Type.Integer() })]) }) },
+      },
+    },
+    async (request) => {
+      const account = await getAccount(db, callerOf(request).accountId);
+      return { account: { ...accountView(account), creditBalance: account.creditBalance } };
+    },
+  );
+
+  app.put(
+    '/accounts/profile',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Update the profile',
+        body: ProfileBody,
+        response: { 200: Type.Object({ success: Type.Boolean(), message: Type.String(), account: ProfileView }) },
+      },
+    },
+    async (request) => {
+      const account = await updateProfile(db, callerOf(request).accountId, request.body);
+      return {
+        success: true,
+        message: 'Profile updated successfully',
+        account: {
+          id: account.id,
+          firstName: account.firstName,
+          lastName: account.lastName,
+          company: account.company,
+          updatedAt: account.updatedAt.toISOString(),
+        },
+      };
+    },
+  );
+
+  app.delete(
+    '/accounts',
+    {
+      config: { auth: 'apiKey', apiKeyOnlyError: 'apiKeyContextNotFound', missingHeaderError: 'apiKeyContextNotFound' },
+      schema: {
+        tags: ['Accounts'],
+        summary: 'Delete the account and everything it owns (API key only)',
+        response: { 200: SuccessMessage },
+      },
+    },
+    async (request) => {
+      await deleteAccount(db, callerOf(request).accountId);
+      return { success: true, message: 'Account deleted successfully' };
+    },
+  );
+}

@@ -1,0 +1,69 @@
+import { Type } from 'typebox';
+import type { AppDeps } from '../app.ts';
+import { callerOf } from '../http/authenticate.ts';
+import { Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './api-keys.ts';
+
+const ApiKeyView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  createdAt: IsoDate,
+  lastUsedAt: Nullable(IsoDate),
+});
+
+const view = (k: ApiKeySummary) => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: k.createdAt.toISOString(),
+  lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
+});
+
+export async function apiKeyRoutes(app: App, { database }: AppDeps) {
+  const { db } = database;
+
+  app.get(
+    '/api-keys',
+    {
+      config: { auth: 'any' },
+      schema: { tags: ['API keys'], summary: "List the account's API keys", response: { 200: Type.Object({ apiKeys: Type.Array(ApiKeyView) }) } },
+    },
+    async (request) => ({ apiKeys: (await listApiKeys(db, callerOf(request).accountId)).map(view) }),
+  );
+
+  app.post(
+    '/api-keys',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['API keys'],
+        summary: 'Create an API key; the key is shown once',
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) }, { additionalProperties: false }),
+        response: { 201: Type.Object({ success: Type.Boolean(), message: Type.String(), apiKey: ApiKeyView, key: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      const created = await createApiKey(db, callerOf(request).accountId, request.body.name);
+      return reply.code(201).send({ success: true, message: 'API key created. Store it now: it is not shown again', apiKey: view(created), key: created.key });
+    },
+  );
+
+  app.delete(
+    '/api-keys/:id',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['API keys'],
+        summary: 'Revoke an API key (not the last one)',
+        params: Type.Object({ id: Id }),
+        response: { 200: SuccessMessage },
+      },
+    },
+    async (request) => {
+      await revokeApiKey(db, callerOf(request).accountId, request.params.id);
+      return { success: true, message: 'API key revoked' };
+    },
+  );
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { SignJWT, jwtVerify } from 'jose';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/database.ts';
+import { refreshTokens } from '../db/schema.ts';
+import { errors } from '../errors.ts';
+import { randomBase62, sha256 } from '../crypto/secrets.ts';
+
+export const ACCESS_TOKEN_SECONDS = 900;
+export const REFRESH_TOKEN_SECONDS = 7 * 24 * 3600;
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+  tokenType: 'Bearer';
+}
+
+export interface TokenContext {
+  db: Database;
+  clock: Clock;
+  jwtSecret: string;
+}
+
+const key = (secret: string) => new TextEncoder().encode(secret);
+
+async function signAccessToken(ctx: TokenContext, accountId: string): Promise<string> {
+  const issuedAt = Math.floor(ctx.clock.now().getTime() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(accountId)
+    .setJti(randomUUID())
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + ACCESS_TOKEN_SECONDS)
+    .sign(key(ctx.jwtSecret));
+}
+
+/** The account id in a valid, unexpired access token, or null. */
+export async function verifyAccessToken(ctx: Omit<TokenContext, 'db'>, token: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(ctx.jwtSecret), {
+      algorithms: ['HS256'],
+      currentDate: ctx.clock.now(),
+    });
+    return typeof payload.sub === 'string' ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A new access token and a refresh token in the given family (a new family at login). */
+export async function issueTokenSet(ctx: TokenContext, accountId: string, familyId: string = randomUUID()): Promise<TokenSet> {
+  const refreshToken = randomBase62(32);
+  await ctx.db.insert(refreshTokens).values({
+    id: randomUUID(),
+    accountId,
+    familyId,
+    tokenHash: sha256(refreshToken),
+    expiresAt: new Date(ctx.clock.now().getTime() + REFRESH_TOKEN_SECONDS * 1000),
+  });
+  return { accessToken: await signAccessToken(ctx, accountId), refreshToken, expiresIn: ACCESS_TOKEN_SECONDS, tokenType: 'Bearer' };
+}
+
+/**
+ * Exchanges a refresh token for a new set. A token presented a second time means it leaked:
+ * the whole family is revoked, so neither the thief nor the owner can go on with it.
+ */
+export async function rotateRefreshToken(ctx: TokenContext, presented: string): Promise<TokenSet> {
+  const now = ctx.clock.now();
+  const [row] = await ctx.db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, sha256(presented)));
+  if (!row || row.expiresAt <= now) throw errors.invalidRefreshToken();
+  if (row.revokedAt || row.usedAt) {
+    await revokeFamily(ctx.db, row.familyId, now);
+    throw errors.revokedRefreshToken();
+  }
+  // Conditional, so two concurrent uses of one token cannot both succeed.
+  const claimed = await ctx.db
+    .update(refreshTokens)
+    .set({ usedAt: now })
+    .where(and(eq(refreshTokens.id, row.id), isNull(refreshTokens.usedAt), isNull(refreshTokens.revokedAt)))
+    .returning({ id: refreshTokens.id });
+  if (claimed.length === 0) {
+    await revokeFamily(ctx.db, row.familyId, now);
+    throw errors.revokedRefreshToken();
+  }
+  return issueTokenSet(ctx, row.accountId, row.familyId);
+}
+
+async function revokeFamily(db: Database, familyId: string, now: Date): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+}
+
+export async function revokeAllRefreshTokens(db: Database, accountId: string, now: Date): Promise<void> {
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.accountId, accountId), isNull(refreshTokens.revokedAt)));
+}

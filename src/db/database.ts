@@ -1,0 +1,78 @@
+import { fileURLToPath } from 'node:url';
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import * as schema from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
+/** Either the database or an open transaction: logic that must join its caller's transaction takes this. */
+export type Queryable = Database | Transaction;
+
+/** The raw-SQL door pg-boss needs (`{ executeSql }`), over the same connection(s). */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
+}
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  db: Database;
+  sql: SqlExecutor;
+  /** For PostgreSQL: the connection string, so pg-boss can open connections of its own. */
+  connectionString: string | null;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; without it, PGlite */
+  databaseUrl: string | null;
+  /** PGlite data directory, or `memory://` */
+  dataDir: string;
+  poolSize?: number;
+}
+
+/** Opens the database the configuration names and brings its schema up to date. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options.dataDir);
+  try {
+    if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder });
+    else await migratePg(handle.db as never, { migrationsFolder });
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir);
+  return {
+    kind: 'pglite',
+    db: drizzlePglite(client, { schema }) as unknown as Database,
+    sql: { executeSql: (text, values) => client.query(text, values as any[]) },
+    connectionString: null,
+    close: () => client.close(),
+  };
+}
+
+function openPostgres(connectionString: string, poolSize = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // An idle client's network error must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return {
+    kind: 'postgres',
+    db: drizzlePg(pool, { schema }) as unknown as Database,
+    sql: { executeSql: (text, values) => pool.query(text, values as any[]) },
+    connectionString,
+    close: () => pool.end(),
+  };
+}

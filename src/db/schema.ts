@@ -1,0 +1,235 @@
+/**
+ * The database schema, one PostgreSQL dialect for PGlite and PostgreSQL alike.
+ * `npm run db:generate` turns changes here into a new SQL migration under migrations/.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const timestamps = {
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+};
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    company: text('company'),
+    plan: text('plan').notNull().default('free'),
+    /** Cached sum of the account's credit_transactions, kept in step in the same transaction. */
+    creditBalance: integer('credit_balance').notNull().default(0),
+    billingCustomerId: text('billing_customer_id').unique(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
+    check('accounts_credit_balance_non_negative', sql`${t.creditBalance} >= 0`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    keyHash: text('key_hash').notNull().unique(),
+    prefix: text('prefix').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_keys_account_idx').on(t.accountId)],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    familyId: text('family_id').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('refresh_tokens_account_idx').on(t.accountId), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+export const sites = pgTable(
+  'sites',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    status: text('status').notNull().default('pending'),
+    lastGenerationOptions: jsonb('last_generation_options'),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('sites_account_url_idx').on(t.accountId, t.url)],
+);
+
+/** The hosted llms.txt (kind `llms`) and llms-full.txt (kind `full`) of a site's last good generation. */
+export const siteFiles = pgTable(
+  'site_files',
+  {
+    siteId: text('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    content: text('content').notNull(),
+    etag: text('etag').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('site_files_site_kind_idx').on(t.siteId, t.kind)],
+);
+
+export const creditTransactions = pgTable(
+  'credit_transactions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    amount: integer('amount').notNull(),
+    description: text('description').notNull(),
+    siteId: text('site_id').references(() => sites.id, { onDelete: 'set null' }),
+    /** Makes a grant or refund happen at most once (e.g. `checkout:<sessionId>`). */
+    reference: text('reference').unique(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('credit_transactions_account_idx').on(t.accountId, t.createdAt),
+    check('credit_transactions_type', sql`${t.type} in ('purchase', 'usage', 'refund')`),
+  ],
+);
+
+export const generationJobs = pgTable(
+  'generation_jobs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    siteId: text('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    options: jsonb('options').notNull(),
+    status: text('status').notNull().default('pending'),
+    progress: integer('progress').notNull().default(0),
+    message: text('message'),
+    error: text('error'),
+    creditsReserved: integer('credits_reserved').notNull(),
+    pagesGenerated: integer('pages_generated'),
+    attempts: integer('attempts').notNull().default(0),
+    ...timestamps,
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('generation_jobs_account_idx').on(t.accountId, t.createdAt),
+    index('generation_jobs_site_idx').on(t.siteId),
+  ],
+);
+
+export const mappedUrls = pgTable(
+  'mapped_urls',
+  {
+    id: text('id').primaryKey(),
+    siteId: text('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    title: text('title').notNull().default(''),
+    description: text('description').notNull().default(''),
+    status: text('status').notNull().default('pending'),
+    lastModified: text('last_modified'),
+    markdown: text('markdown'),
+    position: integer('position').notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('mapped_urls_site_url_idx').on(t.siteId, t.url), index('mapped_urls_site_position_idx').on(t.siteId, t.position)],
+);
+
+export const discoveryJobs = pgTable(
+  'discovery_jobs',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    type: text('type').notNull(),
+    maxUrls: integer('max_urls').notNull(),
+    status: text('status').notNull().default('pending'),
+    progress: integer('progress').notNull().default(0),
+    urlsFound: integer('urls_found').notNull().default(0),
+    error: text('error'),
+    attempts: integer('attempts').notNull().default(0),
+    ...timestamps,
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('discovery_jobs_account_idx').on(t.accountId, t.createdAt)],
+);
+
+export const discoveredUrls = pgTable(
+  'discovered_urls',
+  {
+    id: text('id').primaryKey(),
+    discoveryId: text('discovery_id').notNull().references(() => discoveryJobs.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    source: text('source').notNull(),
+    lastModified: text('last_modified'),
+    position: integer('position').notNull(),
+  },
+  (t) => [
+    uniqueIndex('discovered_urls_job_url_idx').on(t.discoveryId, t.url),
+    index('discovered_urls_job_position_idx').on(t.discoveryId, t.position),
+  ],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    providerSubscriptionId: text('provider_subscription_id').notNull().unique(),
+    planId: text('plan_id').notNull(),
+    status: text('status').notNull(),
+    billingCycle: text('billing_cycle').notNull(),
+    currentPeriodStart: timestamp('current_period_start', { withTimezone: true, mode: 'date' }),
+    currentPeriodEnd: timestamp('current_period_end', { withTimezone: true, mode: 'date' }),
+    cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** Provider time of the last applied change: older events are ignored. */
+    providerUpdatedAt: timestamp('provider_updated_at', { withTimezone: true, mode: 'date' }),
+    ...timestamps,
+  },
+  (t) => [index('subscriptions_account_idx').on(t.accountId)],
+);
+
+/** Checkout sessions created by the service: what was sold is read from here, never from the caller. */
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    mode: text('mode').notNull(),
+    packageId: text('package_id'),
+    planId: text('plan_id'),
+    billingCycle: text('billing_cycle'),
+    fulfilledAt: timestamp('fulfilled_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('checkout_sessions_account_idx').on(t.accountId)],
+);
+
+/** Payment-provider events already applied, so a redelivered event changes nothing. */
+export const webhookEvents = pgTable('webhook_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  processedAt: timestamp('processed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});

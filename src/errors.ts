@@ -1,0 +1,69 @@
+/**
+ * The error catalogue: every message the API answers with lives here, once.
+ * Handlers and logic throw `errors.xxx()`; the HTTP error handler turns an ApiError into
+ * `{message, ...extra}` with its status.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const errors = {
+  validation: (reason: string) => new ApiError(400, `Validation error: ${reason}`),
+  routeNotFound: (method: string, url: string) => new ApiError(404, `Route ${method} ${url} not found`),
+  payloadTooLarge: () => new ApiError(413, 'Request body is too large'),
+  unsupportedMediaType: () => new ApiError(415, 'Unsupported Content-Type'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new ApiError(429, `Too many requests. Retry in ${retryAfterSeconds} seconds.`, {}, {
+      'retry-after': String(retryAfterSeconds),
+    }),
+  internal: () => new ApiError(500, 'Internal server error'),
+  databaseUnreachable: () => new ApiError(503, 'Database unreachable'),
+
+  // authentication
+  unauthorized: () => new ApiError(401, 'Unauthorized'),
+  authorizationHeaderRequired: () => new ApiError(401, 'Authorization header required'),
+  apiKeyContextNotFound: () => new ApiError(401, 'API key context not found'),
+  invalidRefreshToken: () => new ApiError(401, 'Invalid or expired refresh token'),
+  revokedRefreshToken: () => new ApiError(401, 'Refresh token has been revoked'),
+
+  // accounts and keys
+  emailTaken: () => new ApiError(409, 'An account with this email already exists'),
+  apiKeyNotFound: () => new ApiError(404, 'API key not found'),
+  lastApiKey: () => new ApiError(409, 'Cannot revoke the last active API key of an account'),
+
+  // credits and billing
+  insufficientCredits: (required: number, available: number) =>
+    new ApiError(
+      402,
+      `Insufficient credits. Required: ${required}, Available: ${available}. Please purchase more credits to continue.`,
+    ),
+  creditPackageNotFound: () => new ApiError(404, 'Credit package not found'),
+  paymentNotCompleted: () => new ApiError(400, 'Payment not completed', { success: false }),
+  invalidSessionMetadata: () => new ApiError(400, 'Invalid session metadata', { success: false }),
+  checkoutSessionNotFound: () => new ApiError(404, 'Checkout session not found', { success: false }),
+  sessionBelongsToAnotherUser: () =>
+    new ApiError(403, 'This checkout session belongs to another user', { success: false }),
+  invalidPlan: () => new ApiError(400, 'Invalid plan id. Choose one of starter, professional, business, agency'),
+  subscriptionAlreadyActive: () =>
+    new ApiError(400, 'You already have an active subscription. Use the billing portal to change plans'),
+  noBillingAccount: () => new ApiError(400, 'No billing account found. Make a purchase first'),
+  paymentProviderUnavailable: () =>
+    new ApiError(502, 'The payment provider is unavailable. Nothing was charged; please try again'),
+  invalidWebhookSignature: () => new ApiError(400, 'Invalid webhook signature'),
+
+  // sites, jobs, files
+  siteNotFound: () => new ApiError(404, 'Site not found'),
+  siteAccessDenied: () => new ApiError(403, 'Access denied to this site'),
+  jobNotFound: () => new ApiError(404, 'Generation job not found'),
+  jobAccessDenied: () => new ApiError(403, 'Access denied to this job'),
+  discoveryNotFound: () => new ApiError(404, 'Discovery job not found'),
+  fileNotFound: () => new ApiError(404, 'File not found'),
+  markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
+} as const;

@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errors } from '../errors.ts';
+import type { App } from './types.ts';
+
+/** One readable reason from ajv's first complaint: `maxUrls must be <= 1000`, `email is required`. */
+function describeValidationFailure(error: FastifyError): string {
+  const first = error.validation![0];
+  const part = error.validationContext ?? 'body';
+  const field = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  const params = first.params as Record<string, unknown>;
+  if (first.keyword === 'required') {
+    const missing = [field, params.missingProperty].filter(Boolean).join('.');
+    return `${missing} is required`;
+  }
+  if (first.keyword === 'additionalProperties') {
+    return `unknown property ${[field, params.additionalProperty].filter(Boolean).join('.')} in ${part}`;
+  }
+  return `${field || part} ${first.message ?? 'is invalid'}`;
+}
+
+function toApiError(error: FastifyError | ApiError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return errors.validation(describeValidationFailure(error));
+  const status = error.statusCode ?? 500;
+  if (status === 413) return errors.payloadTooLarge();
+  if (status === 415) return errors.unsupportedMediaType();
+  if (status === 429) return new ApiError(429, error.message);
+  // Fastify's own 400s: malformed JSON, empty JSON body, bad content-length and the like.
+  if (status >= 400 && status < 500) return errors.validation(error.message);
+  return errors.internal();
+}
+
+/**
+ * Bodyless POSTs (login, logout) often still carry `Content-Type: application/json`: an empty body
+ * is read as no body rather than refused. Anything else goes through Fastify's own safe parser.
+ */
+export function acceptEmptyJsonBodies(app: App): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, done);
+  });
+}
+
+/** Turns every error into `{message}` with its status; only real faults are 5xx, and they are logged. */
+export function registerErrorHandling(app: App): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    reply.code(apiError.statusCode).headers(apiError.headers);
+    return reply.send({ ...apiError.extra, message: apiError.message });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const apiError = errors.routeNotFound(request.method, request.url.split('?')[0]);
+    return reply.code(404).send({ message: apiError.message });
+  });
+}

@@ -1,0 +1,29 @@
+import { Type } from 'typebox';
+import type { App } from '../http/types.ts';
+import { PLANS } from './plans.ts';
+
+export async function planRoutes(app: App) {
+  app.get(
+    '/plans',
+    {
+      schema: {
+        tags: ['Subscriptions'],
+        summary: 'Subscription plans (priceCents is monthly; yearlyPriceCents buys 12 months of credits)',
+        response: {
+          200: Type.Object({
+            plans: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                name: Type.String(),
+                monthlyCredits: Type.Integer(),
+                priceCents: Type.Integer(),
+                yearlyPriceCents: Type.Integer(),
+              }),
+            ),
+          }),
+        },
+      },
+    },
+    async () => ({ plans: [...PLANS] }),
+  );
+}

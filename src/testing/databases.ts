@@ -1,0 +1,60 @@
+/**
+ * Test databases. Every integration suite runs once on PGlite and once on PostgreSQL, each run in
+ * a database of its own that it creates and drops. TEST_DATABASES=pglite (or postgres) narrows
+ * the set on purpose; an unreachable PostgreSQL fails the run instead of skipping it.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+export function testDatabaseKinds(): DatabaseKind[] {
+  const raw = process.env.TEST_DATABASES ?? 'pglite,postgres';
+  const kinds = raw.split(',').map((k) => k.trim()).filter(Boolean);
+  for (const kind of kinds) if (kind !== 'pglite' && kind !== 'postgres') throw new Error(`TEST_DATABASES: unknown database "${kind}"`);
+  return kinds as DatabaseKind[];
+}
+
+/** The server the PostgreSQL runs use; the machine's own by default. */
+export const adminPostgresUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const handle = await openDatabase({ databaseUrl: null, dataDir: 'memory://' });
+    return { handle, drop: () => handle.close() };
+  }
+  return createPostgresDatabase();
+}
+
+/** A fresh database on the PostgreSQL server, with its URL; the caller drops it. */
+export async function createPostgresDatabase(): Promise<TestDatabase & { url: string }> {
+  const name = `llmstxt_test_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(adminPostgresUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    handle,
+    url: url.toString(),
+    drop: async () => {
+      await handle.close();
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+async function adminQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminPostgresUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * A real service on 127.0.0.1 for integration tests: real HTTP, a real database of each kind,
+ * a clock the test moves. `describeOnEachDatabase` runs a suite once per database kind.
+ */
+import { after, before, describe } from 'node:test';
+import { buildApp, type AppDeps } from '../app.ts';
+import { ManualClock } from '../clock.ts';
+import { loadConfig, type Config } from '../config.ts';
+import type { App } from '../http/types.ts';
+import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from './databases.ts';
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** an API key or an access token, sent as `Authorization: Bearer …` */
+  token?: string;
+  headers?: Record<string, string>;
+  /** sent as-is instead of JSON */
+  rawBody?: string;
+}
+
+export class TestService {
+  constructor(
+    readonly app: App,
+    readonly deps: AppDeps,
+    readonly clock: ManualClock,
+    readonly baseUrl: string,
+    private readonly drop: () => Promise<void>,
+  ) {}
+
+  get db() {
+    return this.deps.database.db;
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: any = text;
+    if (response.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  /** Signs up a fresh account (unique e-mail) and answers its id and API key. */
+  async createAccount(overrides: Record<string, unknown> = {}): Promise<{ id: string; apiKey: string; email: string }> {
+    const email = `user-${Math.random().toString(36).slice(2)}@example.com`;
+    const response = await this.request('POST', '/api/v1/accounts', { body: { email, firstName: 'Test', ...overrides } });
+    if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${response.text}`);
+    return { id: response.body.account.id, apiKey: response.body.apiKey, email: response.body.account.email };
+  }
+
+  async login(apiKey: string): Promise<{ accessToken: string; refreshToken: string }> {
+    const response = await this.request('POST', '/api/v1/auth/login', { token: apiKey });
+    if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+    return response.body.tokens;
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.drop();
+  }
+}
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  configure?: (config: Config) => void;
+}
+
+export async function startTestService(kind: DatabaseKind, options: TestServiceOptions = {}): Promise<TestService> {
+  const config = loadConfig({
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
+    DATA_DIR: '/nonexistent-test-data-dir',
+    RATE_LIMIT_PER_CALLER: '100000',
+    RATE_LIMIT_JOB_STARTS: '100000',
+    RATE_LIMIT_PUBLIC_PER_IP: '100000',
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  options.configure?.(config);
+  const database = await createTestDatabase(kind);
+  const clock = new ManualClock();
+  const deps: AppDeps = { config, database: database.handle, clock };
+  const app = await buildApp(deps);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  config.publicUrl = `http://127.0.0.1:${port}`;
+  return new TestService(app, deps, clock, config.publicUrl, database.drop);
+}
+
+/** Runs the suite once per database kind, each with a service of its own. */
+export function describeOnEachDatabase(
+  title: string,
+  suite: (service: () => TestService, kind: DatabaseKind) => void,
+  options: TestServiceOptions = {},
+): void {
+  for (const kind of testDatabaseKinds()) {
+    describe(`${title} [${kind}]`, () => {
+      let service: TestService | undefined;
+      before(async () => {
+        service = await startTestService(kind, options);
+      });
+      after(async () => {
+        await service?.close();
+      });
+      suite(() => {
+        if (!service) throw new Error('test service did not start');
+        return service;
+      }, kind);
+    });
+  }
+}
