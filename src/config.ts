@@ -26,6 +26,17 @@ export interface Config {
   crawlAllowPrivate: boolean;
   logLevel: string;
   rateLimits: RateLimits;
+  jobs: JobSettings;
+}
+
+export interface JobSettings {
+  /** jobs one process runs at once, per queue */
+  concurrency: number;
+  /** a running job renews its lease this often ÷ 3; a job whose lease ran out is taken up again */
+  leaseSeconds: number;
+  /** tries before a job whose worker keeps dying is failed (and refunded) */
+  maxAttempts: number;
+  pollSeconds: number;
 }
 
 export interface RateLimits {
@@ -145,6 +156,12 @@ export function loadConfig(env: Env = process.env): Config {
       perCaller: integer(env, 'RATE_LIMIT_PER_CALLER', 300, 1, 1_000_000),
       jobStarts: integer(env, 'RATE_LIMIT_JOB_STARTS', 60, 1, 1_000_000),
       publicPerIp: integer(env, 'RATE_LIMIT_PUBLIC_PER_IP', 60, 1, 1_000_000),
+    },
+    jobs: {
+      concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
+      leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 1, 3600),
+      maxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 3, 1, 10),
+      pollSeconds: integer(env, 'JOB_POLL_SECONDS', 1, 1, 60),
     },
   };
 }

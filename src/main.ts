@@ -2,25 +2,45 @@
  * The service's entry point. `serve` (default): the API and its workers; `serve --no-worker`:
  * the API alone; `worker`: workers alone. Any number of each can share one PostgreSQL.
  */
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
+import { startJobRuntime } from './jobs/runtime.ts';
+
+function onSignals(stop: () => Promise<void>): void {
+  const handler = async () => {
+    await stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
 
 async function main(argv: string[]): Promise<void> {
-  const [role = 'serve'] = argv;
+  const [role = 'serve', ...flags] = argv;
   if (role !== 'serve' && role !== 'worker') throw new ConfigError(`unknown command "${role}": use serve or worker`);
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, database, clock: systemClock }, { level: config.logLevel });
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+  const deps = { config, database, clock: systemClock };
+
+  if (role === 'worker') {
+    const log = pino({ level: config.logLevel });
+    const jobs = await startJobRuntime(deps, log, { workers: true });
+    onSignals(async () => {
+      await jobs.stop();
+      await database.close();
+    });
+    log.info(`worker running (database: ${database.kind})`);
+    return;
+  }
+
+  const app = await buildApp({ ...deps, runWorkers: !flags.includes('--no-worker') }, { level: config.logLevel });
+  onSignals(async () => {
     await app.close();
     await database.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`llms.txt service on ${config.publicUrl} (database: ${database.kind}, API reference: ${config.publicUrl}/docs)`);
 }

@@ -27,9 +27,11 @@ export interface DatabaseHandle {
   /** For PostgreSQL: the connection string, so pg-boss can open connections of its own. */
   connectionString: string | null;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball. */
+  dump?: () => Promise<Blob>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
 
 export interface OpenDatabaseOptions {
   /** postgres:// URL; without it, PGlite */
@@ -37,11 +39,13 @@ export interface OpenDatabaseOptions {
   /** PGlite data directory, or `memory://` */
   dataDir: string;
   poolSize?: number;
+  /** A PGlite data directory dump to start from (tests start from a migrated template). */
+  pgliteTemplate?: Blob;
 }
 
 /** Opens the database the configuration names and brings its schema up to date. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options.dataDir);
+  const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options.dataDir, options.pgliteTemplate);
   try {
     if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder });
     else await migratePg(handle.db as never, { migrationsFolder });
@@ -52,13 +56,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return handle;
 }
 
-async function openPglite(dataDir: string): Promise<DatabaseHandle> {
+async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir);
+  const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
   return {
+    dump: () => client.dumpDataDir('none'),
     kind: 'pglite',
     db: drizzlePglite(client, { schema }) as unknown as Database,
-    sql: { executeSql: (text, values) => client.query(text, values as any[]) },
+    sql: {
+      // pg-boss sends multi-statement scripts without parameters: those need exec(), not a prepared query.
+      async executeSql(text, values) {
+        if (values && values.length > 0) return client.query(text, values as any[]);
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+    },
     connectionString: null,
     close: () => client.close(),
   };

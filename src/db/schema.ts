@@ -129,6 +129,8 @@ export const generationJobs = pgTable(
     creditsReserved: integer('credits_reserved').notNull(),
     pagesGenerated: integer('pages_generated'),
     attempts: integer('attempts').notNull().default(0),
+    /** A running worker pushes this forward; past it, the job's worker is taken for dead. */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
@@ -169,6 +171,8 @@ export const discoveryJobs = pgTable(
     urlsFound: integer('urls_found').notNull().default(0),
     error: text('error'),
     attempts: integer('attempts').notNull().default(0),
+    /** A running worker pushes this forward; past it, the job's worker is taken for dead. */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
@@ -232,4 +236,45 @@ export const webhookEvents = pgTable('webhook_events', {
   id: text('id').primaryKey(),
   type: text('type').notNull(),
   processedAt: timestamp('processed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
+/**
+ * The `local` payment provider's own store (src/billing/local-provider.ts): Stripe-shaped objects
+ * (customers, checkout sessions, subscriptions, invoices, portal sessions) kept as JSON, like an
+ * emulated provider account. Nothing of the service reads these; it goes through the provider.
+ */
+export const localPayObjects = pgTable(
+  'local_pay_objects',
+  {
+    id: text('id').primaryKey(),
+    /** Stripe's `object` name: `customer`, `checkout.session`, `subscription`, `invoice`, `billing_portal.session` */
+    object: text('object').notNull(),
+    customerId: text('customer_id'),
+    /** Makes a create call happen once, like Stripe's Idempotency-Key. */
+    idempotencyKey: text('idempotency_key').unique(),
+    data: jsonb('data').notNull(),
+    ...timestamps,
+  },
+  (t) => [index('local_pay_objects_customer_idx').on(t.customerId, t.object)],
+);
+
+/** Events the local provider sent (or tried to send) to the service's webhook receiver, as signed. */
+export const localPayEvents = pgTable(
+  'local_pay_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    /** The exact JSON body that was signed. */
+    payload: text('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('local_pay_events_created_idx').on(t.createdAt)],
+);
+
+/** Settings of the local provider shared by every process on the database (its webhook signing secret). */
+export const localPaySettings = pgTable('local_pay_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
 });

@@ -3,9 +3,12 @@
  * a database of its own that it creates and drops. TEST_DATABASES=pglite (or postgres) narrows
  * the set on purpose; an unreachable PostgreSQL fails the run instead of skipping it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../db/database.ts';
+import { migrationsFolder, openDatabase, type DatabaseHandle } from '../db/database.ts';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -26,10 +29,32 @@ export interface TestDatabase {
 
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const handle = await openDatabase({ databaseUrl: null, dataDir: 'memory://' });
+    const handle = await openDatabase({ databaseUrl: null, dataDir: 'memory://', pgliteTemplate: await pgliteTemplate() });
     return { handle, drop: () => handle.close() };
   }
   return createPostgresDatabase();
+}
+
+/**
+ * Creating and migrating a PGlite database takes seconds; loading a dump of one takes a fraction.
+ * The dump is cached in the OS temp folder, keyed by the migrations, so a schema change makes a new one.
+ */
+async function pgliteTemplate(): Promise<Blob> {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).sort()) {
+    hash.update(file).update(readFileSync(join(migrationsFolder, file)));
+  }
+  const path = join(tmpdir(), `llmstxt-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+  if (!existsSync(path)) {
+    const handle = await openDatabase({ databaseUrl: null, dataDir: 'memory://' });
+    const dump = Buffer.from(await (await handle.dump!()).arrayBuffer());
+    await handle.close();
+    // Written aside and renamed, so a parallel test file never reads half a template.
+    const partial = `${path}.${process.pid}`;
+    writeFileSync(partial, dump);
+    renameSync(partial, path);
+  }
+  return new Blob([readFileSync(path)]);
 }
 
 /** A fresh database on the PostgreSQL server, with its URL; the caller drops it. */

@@ -7,6 +7,7 @@ import { buildApp, type AppDeps } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { App } from '../http/types.ts';
+import type { PaymentProvider } from '../billing/provider.ts';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from './databases.ts';
 
 export interface TestResponse<T = any> {
@@ -74,8 +75,12 @@ export class TestService {
 }
 
 export interface TestServiceOptions {
+  /** run jobs in this service (default true) */
+  workers?: boolean;
   env?: Record<string, string>;
   configure?: (config: Config) => void;
+  /** A payment provider of the test's making (e.g. Stripe pointed at a fake server); default: the configuration's. */
+  payments?: (deps: AppDeps) => PaymentProvider;
 }
 
 export async function startTestService(kind: DatabaseKind, options: TestServiceOptions = {}): Promise<TestService> {
@@ -91,7 +96,8 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
   options.configure?.(config);
   const database = await createTestDatabase(kind);
   const clock = new ManualClock();
-  const deps: AppDeps = { config, database: database.handle, clock };
+  const deps: AppDeps = { config, database: database.handle, clock, runWorkers: options.workers ?? true };
+  if (options.payments) deps.payments = options.payments(deps);
   const app = await buildApp(deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };

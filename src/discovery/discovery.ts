@@ -1,0 +1,69 @@
+/** Discovery jobs: start one, look them up, list what they found. Free of charge, bounded by maxUrls. */
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../db/database.ts';
+import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
+import { errors } from '../errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+
+export const DISCOVERY_TYPES = ['full', 'sitemap', 'crawl'] as const;
+export type DiscoveryType = (typeof DISCOVERY_TYPES)[number];
+export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+
+export type DiscoveryJob = typeof discoveryJobs.$inferSelect;
+
+interface Deps {
+  db: Database;
+  queue: JobQueue;
+  clock: Clock;
+}
+
+
+/** A rough promise to show the caller; local measurements run far faster, remote sites slower. */
+const SECONDS_PER_URL = 0.2;
+
+export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType }) {
+  const job = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(discoveryJobs)
+      .values({ id: randomUUID(), accountId, url: input.url, type: input.type, maxUrls: input.maxUrls })
+      .returning();
+    await deps.queue.enqueue(tx, 'discovery', { jobId: row.id });
+    return row;
+  });
+  const estimatedCompletion = new Date(deps.clock.now().getTime() + Math.max(5, input.maxUrls * SECONDS_PER_URL) * 1000);
+  return { job, estimatedCompletion };
+}
+
+/** The caller's job; another account's job is as good as missing. */
+export async function getDiscovery(db: Database, accountId: string, id: string): Promise<DiscoveryJob> {
+  const [job] = await db.select().from(discoveryJobs).where(and(eq(discoveryJobs.id, id), eq(discoveryJobs.accountId, accountId)));
+  if (!job) throw errors.discoveryNotFound();
+  return job;
+}
+
+export async function listDiscoveries(db: Database, accountId: string, query: { status?: string; limit: number }) {
+  const where = and(eq(discoveryJobs.accountId, accountId), query.status ? eq(discoveryJobs.status, query.status) : undefined);
+  const [jobs, [{ total }]] = await Promise.all([
+    db.select().from(discoveryJobs).where(where).orderBy(desc(discoveryJobs.createdAt), desc(discoveryJobs.id)).limit(query.limit),
+    db.select({ total: count() }).from(discoveryJobs).where(where),
+  ]);
+  return { jobs, total };
+}
+
+export async function listDiscoveredUrls(db: Database, accountId: string, id: string, page: { page: number; limit: number }) {
+  await getDiscovery(db, accountId, id);
+  const where = eq(discoveredUrls.discoveryId, id);
+  const [urls, [{ total }]] = await Promise.all([
+    db
+      .select({ url: discoveredUrls.url, source: discoveredUrls.source, lastModified: discoveredUrls.lastModified })
+      .from(discoveredUrls)
+      .where(where)
+      .orderBy(asc(discoveredUrls.position))
+      .limit(page.limit)
+      .offset((page.page - 1) * page.limit),
+    db.select({ total: count() }).from(discoveredUrls).where(where),
+  ]);
+  return { urls, total, page: page.page, totalPages: Math.ceil(total / page.limit) };
+}

@@ -1,0 +1,145 @@
+import { Type } from 'typebox';
+import type { ResolvedAppDeps } from '../app.ts';
+import { callerOf } from '../http/authenticate.ts';
+import { Id, IsoDate, Nullable } from '../http/schemas.ts';
+import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
+import type { App } from '../http/types.ts';
+import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDiscoveries, startDiscovery, type DiscoveryJob } from './discovery.ts';
+
+const literals = (values: readonly string[], options: { default?: string } = {}) =>
+  Type.Union(values.map((v) => Type.Literal(v)), options);
+
+const StartBody = Type.Object(
+  {
+    url: TargetUrl,
+    maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+    discoveryType: literals(DISCOVERY_TYPES, { default: 'full' }),
+  },
+  { additionalProperties: false },
+);
+
+const JobSummary = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  type: Type.String(),
+  status: Type.String(),
+  urlsFound: Type.Integer(),
+  createdAt: IsoDate,
+});
+
+const JobView = Type.Intersect([JobSummary, Type.Object({ completedAt: Nullable(IsoDate), error: Nullable(Type.String()) })]);
+
+const summary = (job: DiscoveryJob) => ({
+  id: job.id,
+  url: job.url,
+  type: job.type,
+  status: job.status,
+  urlsFound: job.urlsFound,
+  createdAt: job.createdAt.toISOString(),
+});
+
+export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
+  const db = deps.db;
+
+  app.post(
+    '/discovery',
+    {
+      config: { auth: 'any', rateLimit: { max: deps.config.rateLimits.jobStarts } },
+      schema: {
+        tags: ['Discovery'],
+        summary: "Start finding a website's URLs (sitemaps, crawling, or both)",
+        body: StartBody,
+        response: {
+          201: Type.Object({
+            id: Type.String(),
+            url: Type.String(),
+            status: Type.Literal('started'),
+            discoveryType: Type.String(),
+            maxUrls: Type.Integer(),
+            progress: Type.String(),
+            totalUrlsFound: Type.Integer(),
+            createdAt: IsoDate,
+            estimatedCompletion: IsoDate,
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body as { url: string; maxUrls: number; discoveryType: (typeof DISCOVERY_TYPES)[number] };
+      const { job, estimatedCompletion } = await startDiscovery(deps, callerOf(request).accountId, {
+        url: parseTargetUrl(body.url),
+        maxUrls: body.maxUrls,
+        type: body.discoveryType,
+      });
+      return reply.code(201).send({
+        id: job.id,
+        url: job.url,
+        status: 'started' as const,
+        discoveryType: job.type,
+        maxUrls: job.maxUrls,
+        progress: '0',
+        totalUrlsFound: 0,
+        createdAt: job.createdAt.toISOString(),
+        estimatedCompletion: estimatedCompletion.toISOString(),
+      });
+    },
+  );
+
+  app.get(
+    '/discovery',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Discovery'],
+        summary: 'List discovery jobs, newest first',
+        querystring: Type.Object(
+          { status: Type.Optional(literals(JOB_STATUSES)), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Type.Object({ jobs: Type.Array(JobSummary), total: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const { jobs, total } = await listDiscoveries(db, callerOf(request).accountId, request.query as { status?: string; limit: number });
+      return { jobs: jobs.map(summary), total };
+    },
+  );
+
+  app.get(
+    '/discovery/:discoveryId',
+    {
+      config: { auth: 'any' },
+      schema: { tags: ['Discovery'], summary: 'A discovery job', params: Type.Object({ discoveryId: Id }), response: { 200: JobView } },
+    },
+    async (request) => {
+      const job = await getDiscovery(db, callerOf(request).accountId, request.params.discoveryId);
+      return { ...summary(job), completedAt: job.completedAt?.toISOString() ?? null, error: job.error };
+    },
+  );
+
+  app.get(
+    '/discovery/:discoveryId/urls',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Discovery'],
+        summary: 'The URLs a discovery job found, in the order found',
+        params: Type.Object({ discoveryId: Id }),
+        querystring: Type.Object(
+          { page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            urls: Type.Array(Type.Object({ url: Type.String(), source: Type.String(), lastModified: Nullable(Type.String()) })),
+            total: Type.Integer(),
+            page: Type.Integer(),
+            totalPages: Type.Integer(),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      listDiscoveredUrls(db, callerOf(request).accountId, request.params.discoveryId, request.query as { page: number; limit: number }),
+  );
+}

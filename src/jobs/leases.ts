@@ -1,0 +1,43 @@
+/**
+ * Leases on job rows. pg-boss delivers a job; the lease says whether its worker is still alive.
+ * A running job pushes `lease_expires_at` forward; a job whose lease ran out (its worker died)
+ * is put back to `pending` and sent again, and after too many tries it is failed by its kind.
+ */
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { Database, Queryable } from '../db/database.ts';
+
+export type JobTable = 'discovery_jobs' | 'generation_jobs';
+
+const rowsOf = (result: any): any[] => result.rows ?? result;
+
+/** Takes the job if it is waiting, or if its last worker's lease ran out. Answers the attempt number, or null. */
+export async function claimJob(db: Database, clock: Clock, table: JobTable, jobId: string, leaseMs: number): Promise<number | null> {
+  const now = clock.now();
+  const result = await db.execute(sql`
+    UPDATE ${sql.identifier(table)}
+    SET status = 'processing', attempts = attempts + 1, lease_expires_at = ${new Date(now.getTime() + leaseMs)},
+        started_at = coalesce(started_at, ${now}), updated_at = ${now}
+    WHERE id = ${jobId} AND (status = 'pending' OR (status = 'processing' AND lease_expires_at < ${now}))
+    RETURNING attempts`);
+  const [row] = rowsOf(result);
+  return row ? Number(row.attempts) : null;
+}
+
+/** Renews the lease; false when the job is no longer this worker's to run (canceled, deleted, taken over). */
+export async function renewLease(db: Database, clock: Clock, table: JobTable, jobId: string, leaseMs: number): Promise<boolean> {
+  const result = await db.execute(sql`
+    UPDATE ${sql.identifier(table)} SET lease_expires_at = ${new Date(clock.now().getTime() + leaseMs)}
+    WHERE id = ${jobId} AND status = 'processing'
+    RETURNING id`);
+  return rowsOf(result).length > 0;
+}
+
+/** Jobs whose worker stopped renewing: back to pending, so they can be sent again. */
+export async function releaseExpiredLeases(db: Queryable, clock: Clock, table: JobTable): Promise<string[]> {
+  const result = await db.execute(sql`
+    UPDATE ${sql.identifier(table)} SET status = 'pending', lease_expires_at = null
+    WHERE status = 'processing' AND lease_expires_at < ${clock.now()}
+    RETURNING id`);
+  return rowsOf(result).map((r) => String(r.id));
+}

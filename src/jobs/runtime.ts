@@ -1,0 +1,53 @@
+/**
+ * The job runtime of one process: the queue (always: the API sends jobs) and, in processes that
+ * work, the workers of every job kind and the lease sweeper.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { CrawlOptions } from '../crawl/index.ts';
+import type { DatabaseHandle } from '../db/database.ts';
+import { discoveryJobKind } from '../discovery/discovery-job.ts';
+import { JobQueue } from './queue.ts';
+import { startWorkers, type JobKind } from './workers.ts';
+
+export interface JobRuntime {
+  queue: JobQueue;
+  crawl: CrawlOptions;
+  stop(): Promise<void>;
+}
+
+export interface JobRuntimeDeps {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+}
+
+export function crawlOptionsFrom(config: Config): CrawlOptions {
+  return { allowPrivate: config.crawlAllowPrivate };
+}
+
+export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions }): JobKind[] {
+  return [discoveryJobKind({ db: deps.database.db, clock: deps.clock, crawl: deps.crawl })];
+}
+
+export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogger, options: { workers: boolean }): Promise<JobRuntime> {
+  const settings = deps.config.jobs;
+  // pg-boss must not hand a job out twice while its worker lives; our leases catch dead workers sooner.
+  const queue = new JobQueue(deps.database, { pollingIntervalSeconds: settings.pollSeconds, expireInSeconds: 6 * 3600 }, (error) =>
+    log.error({ err: error }, 'job queue error'),
+  );
+  await queue.start();
+  const crawl = crawlOptionsFrom(deps.config);
+  const stopSweeper = options.workers
+    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl }))
+    : () => {};
+  return {
+    queue,
+    crawl,
+    async stop() {
+      stopSweeper();
+      await queue.stop();
+    },
+  };
+}
