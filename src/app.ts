@@ -5,6 +5,8 @@ import type { Config } from './config.ts';
 import type { Database, DatabaseHandle } from './db/database.ts';
 import type { CrawlOptions } from './crawl/index.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
+import { generationRoutes } from './generation/routes.ts';
+import { siteRoutes } from './sites/routes.ts';
 import { startJobRuntime } from './jobs/runtime.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import { registerAuthentication } from './http/authenticate.ts';
@@ -40,7 +42,7 @@ export type ResolvedAppDeps = AppDeps & { payments: PaymentProvider; db: Databas
 
 export const API_PREFIX = '/api/v1';
 
-const routeModules = [healthRoutes, accountRoutes, authRoutes, apiKeyRoutes, creditRoutes, planRoutes, billingRoutes, discoveryRoutes];
+const routeModules = [healthRoutes, accountRoutes, authRoutes, apiKeyRoutes, creditRoutes, planRoutes, billingRoutes, discoveryRoutes, generationRoutes, siteRoutes];
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const app = Fastify({

@@ -63,7 +63,19 @@ export const errors = {
   siteAccessDenied: () => new ApiError(403, 'Access denied to this site'),
   jobNotFound: () => new ApiError(404, 'Generation job not found'),
   jobAccessDenied: () => new ApiError(403, 'Access denied to this job'),
+  jobAlreadyFinished: () => new ApiError(409, 'This generation job has already finished'),
   discoveryNotFound: () => new ApiError(404, 'Discovery job not found'),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
+} as const;
+
+/** What a job's `error` and `message` fields say: shown to users like the errors above. */
+export const jobMessages = {
+  canceled: 'Canceled',
+  abandoned: 'The job was interrupted repeatedly (its worker stopped) and was abandoned',
+  noPages: (url: string) => `No pages could be read from ${url}`,
+  queued: 'Generation started',
+  fromCache: 'Served from cache: this site was generated with the same options recently',
+  completed: (pages: number) => `Generated from ${pages} page${pages === 1 ? '' : 's'}`,
+  extractiveFallback: 'No AI provider is configured: descriptions were written by the built-in extractive describer',
 } as const;

@@ -8,6 +8,8 @@ import type { Config } from '../config.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
+import { describerFromConfig } from '../generation/describer.ts';
+import { generationJobKind } from '../generation/generation-job.ts';
 import { JobQueue } from './queue.ts';
 import { startWorkers, type JobKind } from './workers.ts';
 
@@ -28,7 +30,8 @@ export function crawlOptionsFrom(config: Config): CrawlOptions {
 }
 
 export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions }): JobKind[] {
-  return [discoveryJobKind({ db: deps.database.db, clock: deps.clock, crawl: deps.crawl })];
+  const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
+  return [discoveryJobKind(common), generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm) })];
 }
 
 export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogger, options: { workers: boolean }): Promise<JobRuntime> {

@@ -3,6 +3,7 @@
  * work goes on, turns any error into the job's failure, and sweeps up jobs whose worker died.
  */
 import type { Clock } from '../clock.ts';
+import { jobMessages } from '../errors.ts';
 import type { JobSettings } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { claimJob, releaseExpiredLeases, renewLease, type JobTable } from './leases.ts';
@@ -25,7 +26,6 @@ export interface WorkerDeps {
   log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
-export const ABANDONED_MESSAGE = 'The job was interrupted repeatedly (its worker stopped) and was abandoned';
 
 export function failureMessage(error: unknown): string {
   if (error instanceof Error && error.message) return error.message.slice(0, 500);
@@ -36,7 +36,7 @@ export async function runJob(deps: WorkerDeps, kind: JobKind, jobId: string): Pr
   const leaseMs = deps.settings.leaseSeconds * 1000;
   const attempt = await claimJob(deps.db, deps.clock, kind.table, jobId, leaseMs);
   if (attempt === null) return;
-  if (attempt > deps.settings.maxAttempts) return kind.fail(jobId, ABANDONED_MESSAGE);
+  if (attempt > deps.settings.maxAttempts) return kind.fail(jobId, jobMessages.abandoned);
 
   const stop = new AbortController();
   const heartbeat = setInterval(async () => {

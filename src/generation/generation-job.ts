@@ -1,0 +1,149 @@
+/** The generation job as the workers run it: collect pages → extract → describe → render → store. */
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { CrawlOptions } from '../crawl/index.ts';
+import type { Database, Transaction } from '../db/database.ts';
+import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
+import { jobMessages } from '../errors.ts';
+import { generateLlmsTxt, renderLlmsTxt, type Describer, type GenerationResult } from '../generate/index.ts';
+import { throttle } from '../jobs/throttle.ts';
+import type { JobKind } from '../jobs/workers.ts';
+import { failGenerationJob, refund, type GenerationJob, type GenerationOptions } from './generation.ts';
+import { collectPages } from './pipeline.ts';
+import { unusedCredits } from './pricing.ts';
+
+export interface GenerationJobDeps {
+  db: Database;
+  clock: Clock;
+  crawl: CrawlOptions;
+  /** the configured model; null means the built-in extractive describer writes `enhanced` descriptions */
+  describer: Describer | null;
+}
+
+const PROGRESS_EVERY_MS = 500;
+const INSERT_CHUNK = 500;
+
+/** Progress bands: finding pages, fetching them, describing, rendering. */
+const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
+
+export function generationJobKind(deps: GenerationJobDeps): JobKind {
+  const { db, clock } = deps;
+  return {
+    queue: 'generation',
+    table: 'generation_jobs',
+    async run(jobId, signal) {
+      const [job] = await db.select().from(generationJobs).where(eq(generationJobs.id, jobId));
+      if (!job) return;
+      await db.update(sites).set({ status: 'processing', updatedAt: clock.now() }).where(eq(sites.id, job.siteId));
+      const options = job.options as GenerationOptions;
+      const progress = throttle(PROGRESS_EVERY_MS, async (value: number) => {
+        await db
+          .update(generationJobs)
+          .set({ progress: Math.min(99, value), updatedAt: clock.now() })
+          .where(and(eq(generationJobs.id, jobId), eq(generationJobs.status, 'processing')));
+      });
+
+      const collected = collectPages(job.url, {
+        maxUrls: options.maxUrls,
+        signal,
+        crawl: deps.crawl,
+        onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
+        onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
+      });
+      const result = await generateLlmsTxt(collected.pages, {
+        siteUrl: job.url,
+        method: options.generationMethod,
+        describer: deps.describer ?? undefined,
+        includeModificationDate: options.includeModificationDate,
+        fullText: options.showFullText,
+        signal,
+        onProgress: (p) => {
+          if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
+          if (p.phase === 'render') progress(95);
+        },
+      });
+      const discovered = await collected.discovered;
+      await progress.flush();
+      if (result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
+      datePagesFromSitemaps(result, discovered, options);
+      const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
+      const message = jobMessages.completed(result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
+      await store(deps, job, result, collected.failures, message);
+    },
+    async fail(jobId, message) {
+      await failGenerationJob(db, clock, jobId, message);
+    },
+  };
+}
+
+/**
+ * Pages the crawler handed over before the sitemaps' dates were known have none: they get them
+ * here, and llms.txt is rendered again when it shows dates.
+ */
+function datePagesFromSitemaps(result: GenerationResult, discovered: Array<{ url: string; lastModified: string | null }>, options: GenerationOptions) {
+  const dates = new Map(discovered.map((u) => [u.url, u.lastModified]));
+  let changed = false;
+  for (const page of result.pages) {
+    const date = dates.get(page.url);
+    if (!page.lastModified && date) {
+      page.lastModified = date;
+      changed = true;
+    }
+  }
+  if (changed && options.includeModificationDate) {
+    result.llmsTxt = renderLlmsTxt(result.site, result.pages, { includeModificationDate: true });
+  }
+}
+
+/** Writes everything a completed job leaves behind, in one transaction, unless it was canceled meanwhile. */
+async function store(deps: GenerationJobDeps, job: GenerationJob, result: GenerationResult, failures: Map<string, string>, message: string) {
+  const { db, clock } = deps;
+  const options = job.options as GenerationOptions;
+  const now = clock.now();
+  await db.transaction(async (tx) => {
+    const [completed] = await tx
+      .update(generationJobs)
+      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .where(and(eq(generationJobs.id, job.id), eq(generationJobs.status, 'processing')))
+      .returning({ id: generationJobs.id });
+    if (!completed) return;
+    await replaceMappedUrls(tx, job.siteId, result, failures);
+    await putFile(tx, job.siteId, 'llms', result.llmsTxt);
+    if (result.llmsFullTxt !== null) await putFile(tx, job.siteId, 'full', result.llmsFullTxt);
+    else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
+    await refund(
+      tx,
+      job,
+      unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod),
+      `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`,
+    );
+    await tx.update(sites).set({ status: 'completed', lastGenerationOptions: options, updatedAt: now }).where(eq(sites.id, job.siteId));
+  });
+}
+
+async function replaceMappedUrls(tx: Transaction, siteId: string, result: GenerationResult, failures: Map<string, string>) {
+  await tx.delete(mappedUrls).where(eq(mappedUrls.siteId, siteId));
+  const rows = [
+    ...result.pages.map((page) => ({
+      url: page.url,
+      title: page.title,
+      description: page.description,
+      status: 'scraped',
+      lastModified: page.lastModified,
+      markdown: page.markdown,
+    })),
+    ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null })),
+  ].map((row, position) => ({ id: randomUUID(), siteId, position, ...row }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await tx.insert(mappedUrls).values(rows.slice(i, i + INSERT_CHUNK)).onConflictDoNothing();
+  }
+}
+
+async function putFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string) {
+  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+  await tx
+    .insert(siteFiles)
+    .values({ siteId, kind, content, etag })
+    .onConflictDoUpdate({ target: [siteFiles.siteId, siteFiles.kind], set: { content, etag, updatedAt: new Date() } });
+}

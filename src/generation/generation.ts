@@ -1,0 +1,132 @@
+/** Generation jobs as the API sees them: start (reserve credits + enqueue), look up, cancel, cache. */
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { Clock } from '../clock.ts';
+import type { Database, Transaction } from '../db/database.ts';
+import { generationJobs, siteFiles, sites } from '../db/schema.ts';
+import { addCredits, spendCredits } from '../credits/ledger.ts';
+import { errors, jobMessages } from '../errors.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { generationCost, type GenerationMethod } from './pricing.ts';
+
+export interface GenerationOptions {
+  maxUrls: number;
+  showFullText: boolean;
+  includeModificationDate: boolean;
+  generationMethod: GenerationMethod;
+}
+
+export type GenerationJob = typeof generationJobs.$inferSelect;
+
+interface Deps {
+  db: Database;
+  queue: JobQueue;
+  clock: Clock;
+}
+
+export interface StartedGeneration {
+  job: GenerationJob;
+  creditsUsed: number;
+  fromCache: boolean;
+}
+
+/** The same options, whatever order or defaults they were written with. */
+const sameOptions = (a: GenerationOptions, b: GenerationOptions) =>
+  a.maxUrls === b.maxUrls &&
+  a.showFullText === b.showFullText &&
+  a.includeModificationDate === b.includeModificationDate &&
+  a.generationMethod === b.generationMethod;
+
+async function findCachedJob(deps: Deps, accountId: string, url: string, options: GenerationOptions, cacheAgeMs: number) {
+  if (cacheAgeMs <= 0) return null;
+  const since = new Date(deps.clock.now().getTime() - cacheAgeMs);
+  const recent = await deps.db
+    .select()
+    .from(generationJobs)
+    .where(and(eq(generationJobs.accountId, accountId), eq(generationJobs.url, url), eq(generationJobs.status, 'completed'), gt(generationJobs.completedAt, since)))
+    .orderBy(desc(generationJobs.completedAt))
+    .limit(20);
+  return recent.find((job) => sameOptions(job.options as GenerationOptions, options)) ?? null;
+}
+
+/**
+ * Starts a generation: the site row, the credit reservation and the queued job are written in one
+ * transaction, so there is never a job without its debit nor a debit without its job.
+ */
+export async function startGeneration(
+  deps: Deps,
+  accountId: string,
+  url: string,
+  options: GenerationOptions,
+  cacheAgeMs: number,
+): Promise<StartedGeneration> {
+  const cached = await findCachedJob(deps, accountId, url, options, cacheAgeMs);
+  if (cached) return { job: cached, creditsUsed: 0, fromCache: true };
+
+  const cost = generationCost(options.maxUrls, options.generationMethod);
+  const job = await deps.db.transaction(async (tx) => {
+    const [site] = await tx
+      .insert(sites)
+      .values({ id: randomUUID(), accountId, url })
+      .onConflictDoUpdate({ target: [sites.accountId, sites.url], set: { updatedAt: sql`now()` } })
+      .returning({ id: sites.id });
+    await spendCredits(tx, {
+      accountId,
+      amount: cost,
+      siteId: site.id,
+      description: `Generation of ${url} (${options.generationMethod}, up to ${options.maxUrls} pages)`,
+    });
+    const [row] = await tx
+      .insert(generationJobs)
+      .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost })
+      .returning();
+    await deps.queue.enqueue(tx, 'generation', { jobId: row.id });
+    return row;
+  });
+  return { job, creditsUsed: cost, fromCache: false };
+}
+
+/** The caller's job: 404 when there is none, 403 when it is another account's. */
+export async function getGenerationJob(db: Database, accountId: string, jobId: string): Promise<GenerationJob> {
+  const [job] = await db.select().from(generationJobs).where(eq(generationJobs.id, jobId));
+  if (!job) throw errors.jobNotFound();
+  if (job.accountId !== accountId) throw errors.jobAccessDenied();
+  return job;
+}
+
+/**
+ * Ends an unfinished job as failed and gives its whole reservation back, once: the status change
+ * is conditional, and the refund's reference is unique per job.
+ */
+export async function failGenerationJob(db: Database, clock: Clock, jobId: string, message: string): Promise<GenerationJob | null> {
+  return db.transaction(async (tx) => {
+    const [job] = await tx
+      .update(generationJobs)
+      .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
+      .where(and(eq(generationJobs.id, jobId), inArray(generationJobs.status, ['pending', 'processing'])))
+      .returning();
+    if (!job) return null;
+    await refund(tx, job, job.creditsReserved, `Refund: generation of ${job.url} ${message === jobMessages.canceled ? 'canceled' : 'failed'}`);
+    await tx.update(sites).set({ status: 'failed', updatedAt: clock.now() }).where(eq(sites.id, job.siteId));
+    return job;
+  });
+}
+
+export async function refund(tx: Transaction, job: GenerationJob, amount: number, description: string): Promise<void> {
+  if (amount <= 0) return;
+  await addCredits(tx, 'refund', { accountId: job.accountId, amount, siteId: job.siteId, description, reference: `refund:${job.id}` });
+}
+
+export async function cancelGeneration(deps: Deps, accountId: string, jobId: string): Promise<GenerationJob> {
+  const job = await getGenerationJob(deps.db, accountId, jobId);
+  if (job.status === 'completed' || job.status === 'failed') throw errors.jobAlreadyFinished();
+  const canceled = await failGenerationJob(deps.db, deps.clock, jobId, jobMessages.canceled);
+  if (!canceled) throw errors.jobAlreadyFinished();
+  return canceled;
+}
+
+/** Which hosted files a site has; a job's file URLs are shown only once it has completed. */
+export async function siteFileKinds(db: Database, siteId: string): Promise<Set<string>> {
+  const rows = await db.select({ kind: siteFiles.kind }).from(siteFiles).where(eq(siteFiles.siteId, siteId));
+  return new Set(rows.map((r) => r.kind));
+}

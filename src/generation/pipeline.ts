@@ -1,0 +1,136 @@
+/**
+ * Pages for the generator, as they arrive: the crawler hands over the HTML it already fetched,
+ * and the pages only a sitemap listed are fetched here, a few at a time. Nothing is fetched twice.
+ */
+import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl } from '../crawl/index.ts';
+import type { PageInput } from '../generate/index.ts';
+
+export interface CollectOptions {
+  maxUrls: number;
+  signal: AbortSignal;
+  crawl: CrawlOptions;
+  /** the number of URLs found so far, then of pages fetched */
+  onDiscovered?: (found: number) => void;
+  onFetched?: (fetched: number, total: number) => void;
+}
+
+export interface CollectedPages {
+  pages: AsyncIterable<PageInput>;
+  /** every URL discovery listed, with where it came from; resolved once discovery ends */
+  discovered: Promise<DiscoveredUrl[]>;
+  /** URLs whose page could not be fetched, with the reason */
+  failures: Map<string, string>;
+}
+
+const FETCH_CONCURRENCY = 8;
+/** Pages waiting for the generator; the crawler waits when this many are queued. */
+const BUFFERED_PAGES = 32;
+
+export function collectPages(siteUrl: string, options: CollectOptions): CollectedPages {
+  const channel = new PageChannel(BUFFERED_PAGES);
+  const failures = new Map<string, string>();
+  const fetcher = createFetcher({ ...options.crawl });
+  const crawled = new Set<string>();
+
+  const discovered = (async () => {
+    try {
+      const result = await discover(
+        siteUrl,
+        {
+          mode: 'full',
+          maxUrls: options.maxUrls,
+          signal: options.signal,
+          onProgress: options.onDiscovered,
+          onPage: async (page) => {
+            crawled.add(page.url);
+            await channel.push({ url: page.url, html: page.html, lastModified: null });
+          },
+        },
+        { ...options.crawl, fetcher },
+      );
+      const lastModified = new Map(result.urls.map((u) => [u.url, u.lastModified]));
+      channel.setLastModified(lastModified);
+      const toFetch = result.urls.filter((u) => !crawled.has(u.url)).map((u) => u.url);
+      let fetched = crawled.size;
+      const total = result.urls.length;
+      await forEachLimited(toFetch, FETCH_CONCURRENCY, async (url) => {
+        if (options.signal.aborted) return;
+        try {
+          const response = await fetcher.fetch(url, { signal: options.signal });
+          if (response.status !== 200 || !/html/i.test(response.contentType ?? '')) {
+            failures.set(url, response.status !== 200 ? `HTTP ${response.status}` : `not HTML (${response.contentType})`);
+          } else {
+            await channel.push({ url, html: response.text(), lastModified: lastModified.get(url) ?? null });
+          }
+        } catch (error) {
+          failures.set(url, error instanceof Error ? error.message : String(error));
+        }
+        options.onFetched?.(++fetched, total);
+      });
+      channel.close();
+      return result.urls;
+    } catch (error) {
+      channel.close(error);
+      throw error;
+    } finally {
+      await fetcher.close();
+    }
+  })();
+  // The error reaches the generator through the channel; this promise must not also crash the process.
+  discovered.catch(() => {});
+  return { pages: channel, discovered, failures };
+}
+
+async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]);
+  });
+  await Promise.all(lanes);
+}
+
+/** A bounded async queue of pages: push waits while it is full, iteration waits while it is empty. */
+class PageChannel implements AsyncIterable<PageInput> {
+  private readonly buffer: PageInput[] = [];
+  private closed = false;
+  private failure: unknown = null;
+  private wakeConsumer: (() => void) | null = null;
+  private wakeProducers: Array<() => void> = [];
+  private lastModified = new Map<string, string | null>();
+
+  constructor(private readonly capacity: number) {}
+
+  /** Crawled pages arrive before the sitemap dates are known; they get them on the way out. */
+  setLastModified(map: Map<string, string | null>): void {
+    this.lastModified = map;
+  }
+
+  async push(page: PageInput): Promise<void> {
+    while (this.buffer.length >= this.capacity && !this.closed) await new Promise<void>((r) => this.wakeProducers.push(r));
+    this.buffer.push(page);
+    this.wakeConsumer?.();
+  }
+
+  close(error?: unknown): void {
+    this.closed = true;
+    this.failure = error ?? null;
+    this.wakeConsumer?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<PageInput> {
+    for (;;) {
+      const page = this.buffer.shift();
+      if (page) {
+        this.wakeProducers.shift()?.();
+        yield { ...page, lastModified: page.lastModified ?? this.lastModified.get(page.url) ?? null };
+        continue;
+      }
+      if (this.closed) {
+        if (this.failure) throw this.failure;
+        return;
+      }
+      await new Promise<void>((r) => (this.wakeConsumer = r));
+      this.wakeConsumer = null;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+/** What a generation costs (DESIGN.md): a credit per 10 pages asked for, twice that for `enhanced`. */
+export type GenerationMethod = 'simple' | 'enhanced';
+
+export function generationCost(pages: number, method: GenerationMethod): number {
+  const base = Math.ceil(pages / 10);
+  return method === 'enhanced' ? base * 2 : base;
+}
+
+/** Credits that come back when a job lists fewer pages than it reserved for. */
+export function unusedCredits(reserved: number, pagesGenerated: number, method: GenerationMethod): number {
+  return Math.max(0, reserved - generationCost(pagesGenerated, method));
+}

@@ -1,0 +1,142 @@
+import { Type, type Static } from 'typebox';
+import type { ResolvedAppDeps } from '../app.ts';
+import { API_PREFIX } from '../app.ts';
+import { jobMessages } from '../errors.ts';
+import { callerOf } from '../http/authenticate.ts';
+import { Id, IsoDate, Nullable } from '../http/schemas.ts';
+import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
+import type { App } from '../http/types.ts';
+import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob, type GenerationOptions } from './generation.ts';
+
+const OptionsSchema = Type.Object(
+  {
+    maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+    showFullText: Type.Boolean({ default: false }),
+    includeModificationDate: Type.Boolean({ default: false }),
+    generationMethod: Type.Union([Type.Literal('simple'), Type.Literal('enhanced')], { default: 'enhanced' }),
+    cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
+  },
+  { additionalProperties: false, default: {} },
+);
+
+const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
+
+const JobOptionsView = Type.Object({
+  maxUrls: Type.Integer(),
+  showFullText: Type.Boolean(),
+  includeModificationDate: Type.Boolean(),
+  generationMethod: Type.String(),
+});
+
+const JobView = Type.Object({
+  id: Type.String(),
+  siteId: Type.String(),
+  status: Type.String(),
+  progress: Type.Integer(),
+  url: Type.String(),
+  options: JobOptionsView,
+  fileUrl: Nullable(Type.String()),
+  fullTextUrl: Nullable(Type.String()),
+  error: Nullable(Type.String()),
+  message: Nullable(Type.String()),
+  createdAt: IsoDate,
+  completedAt: Nullable(IsoDate),
+});
+
+const StartView = Type.Object({
+  jobId: Type.String(),
+  status: Type.String(),
+  progress: Type.Integer(),
+  message: Type.String(),
+  fileUrl: Nullable(Type.String()),
+  fullTextUrl: Nullable(Type.String()),
+  siteId: Type.String(),
+  creditsUsed: Type.Integer(),
+});
+
+export function fileUrls(publicUrl: string, siteId: string) {
+  const fileUrl = `${publicUrl}${API_PREFIX}/file/${siteId}`;
+  return { fileUrl, fullTextUrl: `${fileUrl}?full=true` };
+}
+
+/** A job's file URLs exist only once it has completed (the contract's state rules). */
+function jobView(publicUrl: string, job: GenerationJob) {
+  const options = job.options as GenerationOptions;
+  const completed = job.status === 'completed';
+  const urls = fileUrls(publicUrl, job.siteId);
+  return {
+    id: job.id,
+    siteId: job.siteId,
+    status: job.status,
+    progress: completed ? 100 : job.progress,
+    url: job.url,
+    options,
+    fileUrl: completed ? urls.fileUrl : null,
+    fullTextUrl: completed && options.showFullText ? urls.fullTextUrl : null,
+    error: job.status === 'failed' ? job.error : null,
+    message: job.message,
+    createdAt: job.createdAt.toISOString(),
+    completedAt: job.completedAt?.toISOString() ?? null,
+  };
+}
+
+export async function generationRoutes(app: App, deps: ResolvedAppDeps) {
+  const { db, config } = deps;
+
+  app.post(
+    '/generate',
+    {
+      config: { auth: 'any', rateLimit: { max: config.rateLimits.jobStarts } },
+      schema: {
+        tags: ['Generation'],
+        summary: 'Generate llms.txt (and llms-full.txt) for a website; costs credits',
+        description: 'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.',
+        body: StartBody,
+        response: { 200: StartView, 402: Type.Ref('ErrorBody') },
+      },
+    },
+    async (request) => {
+      const body = request.body as Static<typeof StartBody>;
+      const { cacheAge, ...options } = body.options;
+      const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, parseTargetUrl(body.url), options, cacheAge);
+      const view = jobView(config.publicUrl, job);
+      return {
+        jobId: job.id,
+        status: fromCache ? 'completed' : 'queued',
+        progress: view.progress,
+        message: fromCache ? jobMessages.fromCache : jobMessages.queued,
+        fileUrl: view.fileUrl,
+        fullTextUrl: view.fullTextUrl,
+        siteId: job.siteId,
+        creditsUsed,
+      };
+    },
+  );
+
+  app.get(
+    '/generate/:jobId',
+    {
+      config: { auth: 'any' },
+      schema: { tags: ['Generation'], summary: 'A generation job', params: Type.Object({ jobId: Id }), response: { 200: JobView } },
+    },
+    async (request) => jobView(config.publicUrl, await getGenerationJob(db, callerOf(request).accountId, request.params.jobId)),
+  );
+
+  app.delete(
+    '/generate/:jobId',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Generation'],
+        summary: 'Cancel an unfinished generation job; its credits come back',
+        params: Type.Object({ jobId: Id }),
+        response: { 200: Type.Object({ success: Type.Boolean(), message: Type.String(), job: JobView }) },
+      },
+    },
+    async (request) => {
+      const job = await cancelGeneration(deps, callerOf(request).accountId, request.params.jobId);
+      return { success: true, message: 'Generation canceled; its credits were refunded', job: jobView(config.publicUrl, job) };
+    },
+  );
+}
+

@@ -1,0 +1,185 @@
+import { Type } from 'typebox';
+import type { ResolvedAppDeps } from '../app.ts';
+import { fileUrls } from '../generation/routes.ts';
+import { callerOf } from '../http/authenticate.ts';
+import { Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import type { App } from '../http/types.ts';
+import {
+  combineMarkdown,
+  deleteSite,
+  exportMarkdown,
+  fileKindsBySite,
+  getOwnedSite,
+  listMappedUrls,
+  listSites,
+  MAPPED_URL_STATUSES,
+  readSiteFile,
+  SITE_STATUSES,
+  type Site,
+} from './sites.ts';
+
+const literals = (values: readonly string[], options: { default?: string } = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
+
+const SiteView = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  userId: Type.String(),
+  status: Type.String(),
+  fileUrl: Type.String(),
+  fullTextUrl: Nullable(Type.String()),
+  lastGenerationOptions: Nullable(
+    Type.Object({ maxUrls: Type.Integer(), showFullText: Type.Boolean(), generationMethod: Type.String(), includeModificationDate: Type.Boolean() }),
+  ),
+  createdAt: IsoDate,
+  updatedAt: IsoDate,
+});
+
+const MappedUrlView = Type.Object({
+  id: Type.String(),
+  siteId: Type.String(),
+  url: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  status: Type.String(),
+  lastModified: Nullable(Type.String()),
+});
+
+const SiteParams = Type.Object({ siteId: Id });
+const Paging = (defaultLimit: number, statuses: readonly string[]) =>
+  Type.Object(
+    {
+      page: Type.Integer({ minimum: 1, default: 1 }),
+      limit: Type.Integer({ minimum: 1, maximum: 100, default: defaultLimit }),
+      status: Type.Optional(literals(statuses)),
+    },
+    { additionalProperties: false },
+  );
+
+export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
+  const { db, config } = deps;
+  const siteView = (site: Site, kinds: Set<string>) => {
+    const urls = fileUrls(config.publicUrl, site.id);
+    return {
+      id: site.id,
+      url: site.url,
+      userId: site.accountId,
+      status: site.status,
+      fileUrl: urls.fileUrl,
+      fullTextUrl: kinds.has('full') ? urls.fullTextUrl : null,
+      lastGenerationOptions: (site.lastGenerationOptions as any) ?? null,
+      createdAt: site.createdAt.toISOString(),
+      updatedAt: site.updatedAt.toISOString(),
+    };
+  };
+
+  app.get(
+    '/sites',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Sites'],
+        summary: "The account's sites, most recently updated first",
+        querystring: Paging(20, SITE_STATUSES),
+        response: { 200: Type.Object({ sites: Type.Array(SiteView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const result = await listSites(db, callerOf(request).accountId, request.query as any);
+      const kinds = await fileKindsBySite(db, result.sites.map((s) => s.id));
+      return { ...result, sites: result.sites.map((s) => siteView(s, kinds.get(s.id)!)) };
+    },
+  );
+
+  app.get(
+    '/sites/:siteId',
+    { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView } } },
+    async (request) => {
+      const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
+      return siteView(site, (await fileKindsBySite(db, [site.id])).get(site.id)!);
+    },
+  );
+
+  app.delete(
+    '/sites/:siteId',
+    {
+      config: { auth: 'any' },
+      schema: { tags: ['Sites'], summary: 'Delete a site, its mapped URLs, jobs and hosted files', params: SiteParams, response: { 200: SuccessMessage } },
+    },
+    async (request) => {
+      await deleteSite(db, callerOf(request).accountId, request.params.siteId);
+      return { success: true, message: 'Site deleted' };
+    },
+  );
+
+  app.get(
+    '/sites/:siteId/urls',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Sites'],
+        summary: "The site's mapped URLs",
+        params: SiteParams,
+        querystring: Paging(50, MAPPED_URL_STATUSES),
+        response: { 200: Type.Object({ urls: Type.Array(MappedUrlView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }) },
+      },
+    },
+    async (request) => listMappedUrls(db, callerOf(request).accountId, request.params.siteId, request.query as any),
+  );
+
+  app.get(
+    '/sites/:siteId/markdown/export',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Sites'],
+        summary: "The site's pages as markdown (paid plans): JSON per page, or one combined download",
+        params: SiteParams,
+        querystring: Type.Object(
+          { format: literals(['individual', 'combined'], { default: 'individual' }), fresh: Type.Boolean({ default: false }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Union([
+            Type.Object({
+              success: Type.Boolean(),
+              format: Type.String(),
+              files: Type.Array(Type.Object({ url: Type.String(), title: Type.String(), markdown: Type.String() })),
+            }),
+            Type.String({ description: 'combined: text/markdown download' }),
+          ]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { format, fresh } = request.query as { format: 'individual' | 'combined'; fresh: boolean };
+      const accountId = callerOf(request).accountId;
+      const files = await exportMarkdown(db, deps.crawl, accountId, request.params.siteId, fresh);
+      if (format === 'individual') return { success: true, format, files };
+      const site = await getOwnedSite(db, accountId, request.params.siteId);
+      const filename = `${new URL(site.url).hostname.replace(/[^a-z0-9.-]/gi, '_')}.md`;
+      return reply
+        .type('text/markdown; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .send(combineMarkdown(site.url, files));
+    },
+  );
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/file/:siteId',
+    schema: {
+      tags: ['Files'],
+      summary: 'The hosted llms.txt of a site (public); ?full=true for llms-full.txt',
+      params: SiteParams,
+      querystring: Type.Object({ full: Type.Boolean({ default: false }) }, { additionalProperties: false }),
+      response: { 200: Type.String(), 304: Type.Null() },
+    },
+    handler: async (request, reply) => {
+      const { full } = request.query as { full: boolean };
+      const file = await readSiteFile(db, (request.params as { siteId: string }).siteId, full ? 'full' : 'llms');
+      reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300');
+      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send(null);
+      return reply.type('text/plain; charset=utf-8').send(file.content);
+    },
+  });
+}

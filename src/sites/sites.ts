@@ -1,0 +1,131 @@
+/** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { CrawlOptions } from '../crawl/index.ts';
+import { createFetcher } from '../crawl/index.ts';
+import type { Database } from '../db/database.ts';
+import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
+import { errors } from '../errors.ts';
+import { extractPage } from '../generate/index.ts';
+
+export type Site = typeof sites.$inferSelect;
+export const SITE_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export const MAPPED_URL_STATUSES = ['pending', 'scraped', 'failed'] as const;
+
+/** The caller's site: 404 when there is none, 403 when it is another account's. */
+export async function getOwnedSite(db: Database, accountId: string, siteId: string): Promise<Site> {
+  const [site] = await db.select().from(sites).where(eq(sites.id, siteId));
+  if (!site) throw errors.siteNotFound();
+  if (site.accountId !== accountId) throw errors.siteAccessDenied();
+  return site;
+}
+
+export async function listSites(db: Database, accountId: string, query: { page: number; limit: number; status?: string }) {
+  const where = and(eq(sites.accountId, accountId), query.status ? eq(sites.status, query.status) : undefined);
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(sites).where(where).orderBy(desc(sites.updatedAt), desc(sites.id)).limit(query.limit).offset((query.page - 1) * query.limit),
+    db.select({ total: count() }).from(sites).where(where),
+  ]);
+  return { sites: rows, total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+}
+
+export async function deleteSite(db: Database, accountId: string, siteId: string): Promise<void> {
+  await getOwnedSite(db, accountId, siteId);
+  await db.delete(sites).where(and(eq(sites.id, siteId), eq(sites.accountId, accountId)));
+}
+
+/** Which files each site has, for fullTextUrl. */
+export async function fileKindsBySite(db: Database, siteIds: string[]): Promise<Map<string, Set<string>>> {
+  const kinds = new Map<string, Set<string>>(siteIds.map((id) => [id, new Set()]));
+  if (siteIds.length === 0) return kinds;
+  const rows = await db.select({ siteId: siteFiles.siteId, kind: siteFiles.kind }).from(siteFiles).where(inArray(siteFiles.siteId, siteIds));
+  for (const row of rows) kinds.get(row.siteId)?.add(row.kind);
+  return kinds;
+}
+
+export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: { page: number; limit: number; status?: string }) {
+  await getOwnedSite(db, accountId, siteId);
+  const where = and(eq(mappedUrls.siteId, siteId), query.status ? eq(mappedUrls.status, query.status) : undefined);
+  const [urls, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: mappedUrls.id,
+        siteId: mappedUrls.siteId,
+        url: mappedUrls.url,
+        title: mappedUrls.title,
+        description: mappedUrls.description,
+        status: mappedUrls.status,
+        lastModified: mappedUrls.lastModified,
+      })
+      .from(mappedUrls)
+      .where(where)
+      .orderBy(asc(mappedUrls.position))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ total: count() }).from(mappedUrls).where(where),
+  ]);
+  return { urls, total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+}
+
+/** A hosted file, public by its site id: anyone with the URL may read what the owner published. */
+export async function readSiteFile(db: Database, siteId: string, kind: 'llms' | 'full') {
+  const [file] = await db
+    .select({ content: siteFiles.content, etag: siteFiles.etag, updatedAt: siteFiles.updatedAt })
+    .from(siteFiles)
+    .where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)));
+  if (!file) throw errors.fileNotFound();
+  return file;
+}
+
+export interface ExportedPage {
+  url: string;
+  title: string;
+  markdown: string;
+}
+
+const FRESH_FETCH_CONCURRENCY = 6;
+
+/**
+ * The markdown of a site's scraped pages, from the last generation, or fetched again (`fresh`).
+ * Paid plans only; fresh markdown also replaces the stored copy.
+ */
+export async function exportMarkdown(db: Database, crawl: CrawlOptions, accountId: string, siteId: string, fresh: boolean): Promise<ExportedPage[]> {
+  await getOwnedSite(db, accountId, siteId);
+  const [account] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
+  if (!account || account.plan === 'free') throw errors.markdownExportRequiresPaidPlan();
+  const pages = await db
+    .select({ id: mappedUrls.id, url: mappedUrls.url, title: mappedUrls.title, markdown: mappedUrls.markdown })
+    .from(mappedUrls)
+    .where(and(eq(mappedUrls.siteId, siteId), eq(mappedUrls.status, 'scraped')))
+    .orderBy(asc(mappedUrls.position));
+  if (fresh) await refetchMarkdown(db, crawl, pages);
+  return pages.map((p) => ({ url: p.url, title: p.title, markdown: p.markdown ?? '' }));
+}
+
+async function refetchMarkdown(db: Database, crawl: CrawlOptions, pages: Array<{ id: string; url: string; markdown: string | null }>) {
+  const fetcher = createFetcher({ ...crawl });
+  let next = 0;
+  const lane = async () => {
+    while (next < pages.length) {
+      const page = pages[next++];
+      try {
+        const response = await fetcher.fetch(page.url);
+        if (response.status !== 200) continue;
+        page.markdown = extractPage(response.text(), page.url).markdown;
+        await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
+      } catch {
+        // A page that cannot be fetched now keeps its stored markdown.
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: FRESH_FETCH_CONCURRENCY }, lane));
+  } finally {
+    await fetcher.close();
+  }
+}
+
+/** One markdown document of the whole site, for download. */
+export function combineMarkdown(siteUrl: string, pages: ExportedPage[]): string {
+  const parts = pages.map((p) => `# ${p.title || p.url}\n\nSource: ${p.url}\n\n${p.markdown.trim()}\n`);
+  return `<!-- Markdown export of ${siteUrl} -->\n\n${parts.join('\n---\n\n')}`;
+}

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { eq, sql } from 'drizzle-orm';
+import { accounts, creditTransactions } from '../db/schema.ts';
+import type { TestService } from './service.ts';
+
+/** Polls a job until it ends, checking the contract's state rules on every look. */
+export async function waitForGeneration(service: TestService, token: string, jobId: string, timeoutMs = 60_000) {
+  const started = Date.now();
+  for (;;) {
+    const res = await service.request('GET', `/api/v1/generate/${jobId}`, { token });
+    assert.equal(res.status, 200, res.text);
+    const job = res.body;
+    assert.ok(job.progress >= 0 && job.progress <= 100);
+    if (job.status === 'processing' || job.status === 'pending') {
+      assert.equal(job.fileUrl, null);
+      assert.equal(job.fullTextUrl, null);
+      assert.equal(job.completedAt, null);
+    }
+    if (job.status === 'completed') {
+      assert.equal(job.progress, 100);
+      assert.ok(job.fileUrl);
+      assert.equal(job.error, null);
+      return job;
+    }
+    if (job.status === 'failed') {
+      assert.ok(job.error);
+      assert.equal(job.fileUrl, null);
+      assert.equal(job.fullTextUrl, null);
+      assert.ok(job.completedAt);
+      return job;
+    }
+    assert.ok(Date.now() - started < timeoutMs, `job still ${job.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The cached balance and the sum of the ledger rows, which must always agree. */
+export async function ledgerOf(service: TestService, accountId: string) {
+  const [account] = await service.db.select({ balance: accounts.creditBalance }).from(accounts).where(eq(accounts.id, accountId));
+  const [sum] = await service.db
+    .select({ total: sql<string>`coalesce(sum(${creditTransactions.amount}), 0)` })
+    .from(creditTransactions)
+    .where(eq(creditTransactions.accountId, accountId));
+  const rows = await service.db.select().from(creditTransactions).where(eq(creditTransactions.accountId, accountId));
+  assert.equal(Number(sum.total), account.balance, 'the balance must equal the sum of the ledger');
+  return { balance: account.balance, rows };
+}
