@@ -20,6 +20,7 @@ export interface Config {
     baseUrl: string | null;
     apiKey: string | null;
     model: string | null;
+    timeoutMs: number;
   };
   smtpUrl: string | null;
   signupCredits: number;
@@ -147,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
       baseUrl: llmBaseUrl,
       apiKey: env.LLM_API_KEY || null,
       model: env.LLM_MODEL || null,
+      timeoutMs: integer(env, 'LLM_TIMEOUT_SECONDS', 60, 1, 600) * 1000,
     },
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     signupCredits: integer(env, 'SIGNUP_CREDITS', 20, 0, 1_000_000),

@@ -9,5 +9,6 @@ export function describerFromConfig(llm: Config['llm']): Describer | null {
     baseURL: llm.baseUrl ?? undefined,
     apiKey: llm.apiKey ?? undefined,
     model: llm.model,
+    timeoutMs: llm.timeoutMs,
   });
 }

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { addCredits } from '../credits/ledger.ts';
+import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
+import { describeOnEachDatabase } from '../testing/service.ts';
+import { startSlowSite } from '../testing/slow-site.ts';
+import type { TestSite } from '../crawl/test-support.ts';
+
+let docs: DocsSite;
+let slow: TestSite;
+before(async () => {
+  docs = await startDocsSite();
+  slow = await startSlowSite(8, 400);
+});
+after(async () => {
+  await docs.close();
+  await slow.close();
+});
+
+describeOnEachDatabase(
+  'Generation under concurrency and faults',
+  (service) => {
+    test('runs exactly 30 of 100 simultaneous starts when the credits cover 30, never going below zero', async () => {
+      const { id: accountId, apiKey } = await service().createAccount();
+      await service().db.transaction((tx) => addCredits(tx, 'purchase', { accountId, amount: 10, description: 'Top-up for the test' }));
+      const body = { url: docs.origin, options: { generationMethod: 'simple', maxUrls: 10, cacheAge: 0 } };
+      const answers = await Promise.all(Array.from({ length: 100 }, () => service().request('POST', '/api/v1/generate', { token: apiKey, body })));
+      const statuses = answers.map((a) => a.status);
+      assert.equal(statuses.filter((s) => s === 200).length, 30);
+      assert.equal(statuses.filter((s) => s === 402).length, 70);
+      for (const refused of answers.filter((a) => a.status === 402)) {
+        assert.match(refused.body.message, /^Insufficient credits\. Required: 1, Available: 0\./);
+      }
+      const started = answers.filter((a) => a.status === 200);
+      assert.equal(new Set(started.map((a) => a.body.jobId)).size, 30);
+      const ledger = await ledgerOf(service(), accountId);
+      assert.ok(ledger.balance >= 0);
+      assert.equal(ledger.rows.filter((r) => r.type === 'usage').length, 30);
+      for (const a of started) await waitForGeneration(service(), apiKey, a.body.jobId, 120_000);
+      assert.equal((await ledgerOf(service(), accountId)).balance, 0);
+    });
+
+    test('cancels a job while it runs and refunds its reservation exactly once', async () => {
+      const { id: accountId, apiKey } = await service().createAccount();
+      const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: slow.origin, options: { generationMethod: 'simple', maxUrls: 30 } } });
+      assert.equal(start.status, 200);
+      for (let i = 0; i < 100; i++) {
+        const job = await service().request('GET', `/api/v1/generate/${start.body.jobId}`, { token: apiKey });
+        if (job.body.status === 'processing') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const cancel = await service().request('DELETE', `/api/v1/generate/${start.body.jobId}`, { token: apiKey });
+      assert.equal(cancel.status, 200, cancel.text);
+      assert.equal(cancel.body.job.status, 'failed');
+      assert.equal(cancel.body.job.error, 'Canceled');
+      const again = await service().request('DELETE', `/api/v1/generate/${start.body.jobId}`, { token: apiKey });
+      assert.deepEqual([again.status, again.body], [409, { message: 'This generation job has already finished' }]);
+
+      // The worker notices, stops, and never completes the canceled job afterwards.
+      await new Promise((r) => setTimeout(r, 1500));
+      const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+      assert.equal(job.status, 'failed');
+      assert.equal(job.error, 'Canceled');
+      const ledger = await ledgerOf(service(), accountId);
+      assert.equal(ledger.balance, 20);
+      assert.deepEqual(ledger.rows.filter((r) => r.type === 'refund').map((r) => r.amount), [3]);
+      const siteRes = await service().request('GET', `/api/v1/sites/${job.siteId}`, { token: apiKey });
+      assert.equal(siteRes.body.status, 'failed');
+    });
+
+    test('fails a job whose site cannot be reached and refunds everything', async () => {
+      const { id: accountId, apiKey } = await service().createAccount();
+      const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: 'http://127.0.0.1:1/', options: { maxUrls: 30 } } });
+      const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+      assert.equal(job.status, 'failed');
+      assert.ok(job.error.length > 0);
+      assert.equal((await ledgerOf(service(), accountId)).balance, 20);
+      assert.equal((await service().request('GET', `/api/v1/file/${job.siteId}`)).status, 404);
+    });
+  },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
+);
+
+describeOnEachDatabase('The address guard in jobs', (service) => {
+  test('refuses to generate for a private address when CRAWL_ALLOW_PRIVATE is off, and refunds', async () => {
+    const { id: accountId, apiKey } = await service().createAccount();
+    const hitsBefore = docs.hits.length;
+    const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: docs.origin, options: { maxUrls: 10 } } });
+    const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+    assert.equal(job.status, 'failed');
+    assert.match(job.error, /private|loopback|refused/i);
+    assert.equal(docs.hits.length, hitsBefore, 'the site must not have been contacted');
+    assert.equal((await ledgerOf(service(), accountId)).balance, 20);
+  });
+});
