@@ -123,6 +123,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (paymentProvider === 'stripe' && (!stripeSecretKey || !env.STRIPE_WEBHOOK_SECRET)) {
     throw new ConfigError('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
   }
+  if (production && paymentProvider === 'local') {
+    // Anyone can "pay" on the local provider's pages: it is for laptops and tests only.
+    throw new ConfigError('PAYMENT_PROVIDER=local is not allowed when NODE_ENV=production: set the Stripe keys');
+  }
   const llmProvider = oneOf(env, 'LLM_PROVIDER', ['none', 'openai-compatible', 'anthropic'], 'none');
   const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
   if (llmProvider === 'openai-compatible' && !llmBaseUrl) {

@@ -1,0 +1,498 @@
+/**
+ * The `local` payment provider: an emulation of the parts of Stripe the service uses, so a laptop
+ * can buy credits and subscriptions end to end offline. Its objects (customers, checkout sessions,
+ * subscriptions, invoices, portal sessions) are Stripe-shaped JSON in `local_pay_objects`; its
+ * hosted pages live under `/pay/...` (local-pages.ts); every state change sends a Stripe-shaped
+ * event, signed exactly as Stripe signs, over HTTP to the service's own webhook receiver, so
+ * fulfilment runs the same code as in production.
+ *
+ * No money moves: anyone holding a checkout link can "pay". Never use it in production.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import Stripe from 'stripe';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database, Transaction } from '../db/database.ts';
+import { localPayEvents, localPayObjects, localPaySettings } from '../db/schema.ts';
+import type { App } from '../http/types.ts';
+import { findPlan, priceFor, type BillingCycle } from '../plans/plans.ts';
+import { planName, registerLocalPages } from './local-pages.ts';
+import {
+  checkoutSessionFromStripe,
+  PaymentProviderError,
+  subscriptionFromStripe,
+  WebhookSignatureError,
+  type CheckoutSessionInput,
+  type PaymentProvider,
+  type ProviderCheckoutSession,
+  type ProviderEvent,
+  type ProviderSubscription,
+} from './provider.ts';
+
+export interface LocalProviderDeps {
+  db: Database;
+  /** read at call time: the test service learns its public URL only once it listens */
+  config: Pick<Config, 'publicUrl' | 'stripeWebhookSecret'>;
+  clock: Clock;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/** A Stripe-shaped object as stored. */
+export type LocalObject = Record<string, any> & { id: string; object: string };
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function newId(prefix: string): string {
+  const bytes = randomBytes(24);
+  let id = '';
+  for (const byte of bytes) id += BASE62[byte % 62];
+  return `${prefix}_local_${id}`;
+}
+
+const DELIVERY_ATTEMPTS = 3;
+const DELIVERY_TIMEOUT_MS = 10_000;
+const WEBHOOK_SECRET_KEY = 'webhook_secret';
+
+export class LocalPaymentProvider implements PaymentProvider {
+  readonly name = 'local' as const;
+  private server: Server | null = null;
+  private webhookPath = '/api/v1/webhooks/stripe';
+  private secret: Promise<string> | null = null;
+
+  constructor(private readonly deps: LocalProviderDeps) {}
+
+  // ---- the provider API the service calls ----
+
+  async createCustomer(account: { id: string; email: string; name: string }): Promise<{ id: string }> {
+    const key = `customer-for-account-${account.id}`;
+    const now = this.deps.clock.now();
+    const id = newId('cus');
+    const customer = {
+      id,
+      object: 'customer',
+      email: account.email,
+      name: account.name,
+      metadata: { accountId: account.id },
+      created: unix(now),
+      livemode: false,
+    };
+    await this.deps.db
+      .insert(localPayObjects)
+      .values({ id, object: 'customer', customerId: id, idempotencyKey: key, data: customer, createdAt: now, updatedAt: now })
+      .onConflictDoNothing({ target: localPayObjects.idempotencyKey });
+    const [stored] = await this.deps.db.select({ id: localPayObjects.id }).from(localPayObjects).where(eq(localPayObjects.idempotencyKey, key));
+    return { id: stored.id };
+  }
+
+  async createCheckoutSession(input: CheckoutSessionInput): Promise<{ id: string; url: string }> {
+    const customer = await this.find(input.customerId, 'customer');
+    if (!customer) throw new PaymentProviderError(`No such customer: ${input.customerId}`);
+    const now = this.deps.clock.now();
+    const id = newId('cs');
+    const url = `${this.deps.config.publicUrl}/pay/checkout/${id}`;
+    const session: LocalObject = {
+      id,
+      object: 'checkout.session',
+      mode: input.mode,
+      status: 'open',
+      payment_status: 'unpaid',
+      client_reference_id: input.clientReferenceId,
+      customer: input.customerId,
+      metadata: input.metadata,
+      subscription_data: input.mode === 'subscription' ? { metadata: input.metadata } : null,
+      line_items: {
+        object: 'list',
+        data: [
+          {
+            object: 'item',
+            description: input.lineItem.name,
+            amount_total: input.lineItem.amountCents,
+            quantity: 1,
+            price: {
+              object: 'price',
+              unit_amount: input.lineItem.amountCents,
+              currency: 'usd',
+              recurring: input.lineItem.interval ? { interval: input.lineItem.interval } : null,
+              metadata: {},
+            },
+          },
+        ],
+      },
+      amount_total: input.lineItem.amountCents,
+      currency: 'usd',
+      success_url: input.successUrl,
+      cancel_url: input.cancelUrl,
+      subscription: null,
+      invoice: null,
+      url,
+      created: unix(now),
+      expires_at: unix(now) + 24 * 3600,
+      livemode: false,
+    };
+    await this.deps.db
+      .insert(localPayObjects)
+      .values({ id, object: 'checkout.session', customerId: input.customerId, data: session, createdAt: now, updatedAt: now });
+    return { id, url };
+  }
+
+  async retrieveCheckoutSession(id: string): Promise<ProviderCheckoutSession> {
+    const session = await this.find(id, 'checkout.session');
+    if (!session) throw new PaymentProviderError(`No such checkout.session: ${id}`);
+    return checkoutSessionFromStripe(session as never);
+  }
+
+  async createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }> {
+    const customer = await this.find(customerId, 'customer');
+    if (!customer) throw new PaymentProviderError(`No such customer: ${customerId}`);
+    const now = this.deps.clock.now();
+    const id = newId('bps');
+    const url = `${this.deps.config.publicUrl}/pay/portal/${id}`;
+    const session = { id, object: 'billing_portal.session', customer: customerId, return_url: returnUrl, url, created: unix(now), livemode: false };
+    await this.deps.db
+      .insert(localPayObjects)
+      .values({ id, object: 'billing_portal.session', customerId, data: session, createdAt: now, updatedAt: now });
+    return { url };
+  }
+
+  async retrieveSubscription(id: string): Promise<ProviderSubscription> {
+    const subscription = await this.find(id, 'subscription');
+    if (!subscription) throw new PaymentProviderError(`No such subscription: ${id}`);
+    return subscriptionFromStripe(subscription as never);
+  }
+
+  async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
+    const secret = await this.webhookSecret();
+    try {
+      return Stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', secret) as ProviderEvent;
+    } catch (error) {
+      throw new WebhookSignatureError('signature verification failed', { cause: error });
+    }
+  }
+
+  async registerPages(app: App, options: { webhookPath: string }): Promise<void> {
+    this.server = app.server;
+    this.webhookPath = options.webhookPath;
+    await registerLocalPages(app, this);
+  }
+
+  // ---- what the hosted pages (and tests) do ----
+
+  /** The secret events are signed with: STRIPE_WEBHOOK_SECRET, else one made once and kept in the database. */
+  webhookSecret(): Promise<string> {
+    const configured = this.deps.config.stripeWebhookSecret;
+    if (configured) return Promise.resolve(configured);
+    this.secret ??= this.loadOrCreateSecret().catch((error) => {
+      this.secret = null;
+      throw error;
+    });
+    return this.secret;
+  }
+
+  private async loadOrCreateSecret(): Promise<string> {
+    const generated = `whsec_local_${randomBytes(32).toString('base64url')}`;
+    await this.deps.db.insert(localPaySettings).values({ key: WEBHOOK_SECRET_KEY, value: generated }).onConflictDoNothing();
+    const [row] = await this.deps.db.select().from(localPaySettings).where(eq(localPaySettings.key, WEBHOOK_SECRET_KEY));
+    return row.value;
+  }
+
+  async find(id: string, object?: string): Promise<LocalObject | null> {
+    const [row] = await this.deps.db
+      .select({ data: localPayObjects.data })
+      .from(localPayObjects)
+      .where(and(eq(localPayObjects.id, id), object ? eq(localPayObjects.object, object) : undefined));
+    return (row?.data as LocalObject | undefined) ?? null;
+  }
+
+  async listForCustomer(customerId: string, object: 'subscription' | 'invoice'): Promise<LocalObject[]> {
+    const rows = await this.deps.db
+      .select({ data: localPayObjects.data })
+      .from(localPayObjects)
+      .where(and(eq(localPayObjects.customerId, customerId), eq(localPayObjects.object, object)))
+      .orderBy(desc(localPayObjects.createdAt), desc(localPayObjects.id));
+    return rows.map((r) => r.data as LocalObject);
+  }
+
+  /**
+   * Pay: the session becomes complete and paid (once, however often it is clicked); a subscription
+   * checkout also starts the subscription with its first paid invoice. Then the events go out.
+   */
+  async completeCheckout(sessionId: string): Promise<LocalObject | null> {
+    const result = await this.deps.db.transaction(async (tx) => {
+      const session = await lock(tx, sessionId, 'checkout.session');
+      if (!session) return null;
+      if (session.status !== 'open') return { session, events: [] as string[] };
+      const now = this.deps.clock.now();
+      const events: string[] = [];
+      const completed: LocalObject = { ...session, status: 'complete', payment_status: 'paid', url: null };
+      let invoice: LocalObject | null = null;
+      if (session.mode === 'subscription') {
+        const price = session.line_items.data[0].price;
+        const subscription = newSubscription(session, price, now);
+        invoice = newInvoice(subscription, 'subscription_create', now);
+        await insert(tx, subscription, now);
+        await insert(tx, invoice, now);
+        completed.subscription = subscription.id;
+        completed.invoice = invoice.id;
+      }
+      await save(tx, completed, now);
+      events.push(await this.recordEvent(tx, 'checkout.session.completed', completed, now));
+      if (invoice) events.push(await this.recordEvent(tx, 'invoice.paid', invoice, now));
+      return { session: completed, events };
+    });
+    if (!result) return null;
+    await this.deliver(result.events);
+    return result.session;
+  }
+
+  /** Switches a subscription to another plan or cycle from the next invoice on (like Stripe without proration). */
+  async changePlan(subscriptionId: string, planId: string, billingCycle: BillingCycle): Promise<LocalObject | null> {
+    const plan = findPlan(planId);
+    if (!plan) throw new Error(`unknown plan ${planId}`);
+    return this.updateSubscription(subscriptionId, (subscription) => {
+      if (subscription.status === 'canceled') return null;
+      const item = subscription.items.data[0];
+      const interval = billingCycle === 'yearly' ? 'year' : 'month';
+      const price = { ...item.price, unit_amount: priceFor(plan, billingCycle), recurring: { interval } };
+      const metadata = { ...subscription.metadata, planId: plan.id, billingCycle };
+      return {
+        next: { ...subscription, metadata, items: { ...subscription.items, data: [{ ...item, price, plan_name: planName(plan.id, billingCycle) }] } },
+        type: 'customer.subscription.updated',
+        previous: { metadata: subscription.metadata, items: subscription.items },
+      };
+    });
+  }
+
+  /** Cancels now (→ `canceled`, `customer.subscription.deleted`) or at the end of the period. */
+  async cancelSubscription(subscriptionId: string, when: 'now' | 'period_end'): Promise<LocalObject | null> {
+    return this.updateSubscription(subscriptionId, (subscription, now) => {
+      if (subscription.status === 'canceled') return null;
+      if (when === 'period_end') {
+        return {
+          next: { ...subscription, cancel_at_period_end: true, cancel_at: subscription.items.data[0].current_period_end },
+          type: 'customer.subscription.updated',
+          previous: { cancel_at_period_end: false, cancel_at: null },
+        };
+      }
+      return {
+        next: { ...subscription, status: 'canceled', canceled_at: unix(now), ended_at: unix(now) },
+        type: 'customer.subscription.deleted',
+        previous: { status: subscription.status },
+      };
+    });
+  }
+
+  async resumeSubscription(subscriptionId: string): Promise<LocalObject | null> {
+    return this.updateSubscription(subscriptionId, (subscription) => {
+      if (subscription.status === 'canceled' || !subscription.cancel_at_period_end) return null;
+      return {
+        next: { ...subscription, cancel_at_period_end: false, cancel_at: null },
+        type: 'customer.subscription.updated',
+        previous: { cancel_at_period_end: true },
+      };
+    });
+  }
+
+  /**
+   * Emulates the end of the billing period: a subscription set to cancel ends; any other starts its
+   * next period with a paid invoice for its current plan.
+   */
+  async renewSubscription(subscriptionId: string): Promise<LocalObject | null> {
+    return this.updateSubscription(subscriptionId, (subscription, now) => {
+      if (subscription.status === 'canceled') return null;
+      const item = subscription.items.data[0];
+      if (subscription.cancel_at_period_end) {
+        return {
+          next: { ...subscription, status: 'canceled', canceled_at: unix(now), ended_at: item.current_period_end },
+          type: 'customer.subscription.deleted',
+          previous: { status: subscription.status },
+        };
+      }
+      const start = new Date(item.current_period_end * 1000);
+      const end = addInterval(start, item.price.recurring.interval);
+      const next = {
+        ...subscription,
+        items: { ...subscription.items, data: [{ ...item, current_period_start: unix(start), current_period_end: unix(end) }] },
+      };
+      return {
+        next,
+        type: 'customer.subscription.updated',
+        previous: { items: subscription.items },
+        invoice: newInvoice(next, 'subscription_cycle', now),
+      };
+    });
+  }
+
+  private async updateSubscription(
+    subscriptionId: string,
+    change: (
+      subscription: LocalObject,
+      now: Date,
+    ) => { next: LocalObject; type: string; previous: Record<string, unknown>; invoice?: LocalObject } | null,
+  ): Promise<LocalObject | null> {
+    const result = await this.deps.db.transaction(async (tx) => {
+      const subscription = await lock(tx, subscriptionId, 'subscription');
+      if (!subscription) return null;
+      const now = this.deps.clock.now();
+      const changed = change(subscription, now);
+      if (!changed) return { subscription, events: [] as string[] };
+      await save(tx, changed.next, now);
+      const events = [await this.recordEvent(tx, changed.type, changed.next, now, changed.previous)];
+      if (changed.invoice) {
+        await insert(tx, changed.invoice, now);
+        events.push(await this.recordEvent(tx, 'invoice.paid', changed.invoice, now));
+      }
+      return { subscription: changed.next, events };
+    });
+    if (!result) return null;
+    await this.deliver(result.events);
+    return result.subscription;
+  }
+
+  private async recordEvent(tx: Transaction, type: string, object: LocalObject, now: Date, previous?: Record<string, unknown>): Promise<string> {
+    const id = newId('evt');
+    const event = {
+      id,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: unix(now),
+      data: previous ? { object, previous_attributes: previous } : { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    };
+    await tx.insert(localPayEvents).values({ id, type, payload: JSON.stringify(event), createdAt: now });
+    return id;
+  }
+
+  /** Sends events, in order, to the webhook receiver: signed like Stripe, a few tries each. */
+  async deliver(eventIds: string[]): Promise<void> {
+    if (eventIds.length === 0) return;
+    const rows = await this.deps.db.select().from(localPayEvents).where(inArray(localPayEvents.id, eventIds)).orderBy(asc(localPayEvents.createdAt));
+    const ordered = eventIds.map((id) => rows.find((r) => r.id === id)!).filter(Boolean);
+    const secret = await this.webhookSecret();
+    for (const event of ordered) {
+      for (let attempt = 1; attempt <= DELIVERY_ATTEMPTS; attempt++) {
+        const delivered = await this.send(event.payload, secret).catch((error: unknown) => {
+          this.deps.log?.warn({ err: error, eventId: event.id }, 'local payment provider: webhook delivery failed');
+          return false;
+        });
+        await this.deps.db
+          .update(localPayEvents)
+          .set({ attempts: event.attempts + attempt, deliveredAt: delivered ? this.deps.clock.now() : null })
+          .where(eq(localPayEvents.id, event.id));
+        if (delivered) break;
+        if (attempt < DELIVERY_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 100 * 4 ** attempt));
+      }
+    }
+  }
+
+  private async send(payload: string, secret: string): Promise<boolean> {
+    const response = await fetch(this.webhookUrl(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+      body: payload,
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await response.arrayBuffer();
+    if (!response.ok) this.deps.log?.warn({ status: response.status }, 'local payment provider: webhook receiver refused an event');
+    return response.ok;
+  }
+
+  /** The receiver of this very process, where it listens; PUBLIC_URL before it listens. */
+  private webhookUrl(): string {
+    const address = this.server?.address() as AddressInfo | string | null | undefined;
+    if (address && typeof address === 'object') {
+      const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+      const hostPart = host.includes(':') ? `[${host}]` : host;
+      return `http://${hostPart}:${address.port}${this.webhookPath}`;
+    }
+    return `${this.deps.config.publicUrl}${this.webhookPath}`;
+  }
+}
+
+function unix(date: Date): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+function addInterval(date: Date, interval: 'month' | 'year'): Date {
+  const next = new Date(date);
+  if (interval === 'year') next.setUTCFullYear(next.getUTCFullYear() + 1);
+  else next.setUTCMonth(next.getUTCMonth() + 1);
+  return next;
+}
+
+function newSubscription(session: LocalObject, price: LocalObject, now: Date): LocalObject {
+  const metadata = { ...(session.subscription_data?.metadata ?? session.metadata) };
+  const end = addInterval(now, price.recurring.interval);
+  return {
+    id: newId('sub'),
+    object: 'subscription',
+    customer: session.customer,
+    status: 'active',
+    metadata,
+    cancel_at_period_end: false,
+    cancel_at: null,
+    canceled_at: null,
+    ended_at: null,
+    created: unix(now),
+    start_date: unix(now),
+    livemode: false,
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: newId('si'),
+          object: 'subscription_item',
+          quantity: 1,
+          current_period_start: unix(now),
+          current_period_end: unix(end),
+          plan_name: session.line_items.data[0].description,
+          price: { ...price, id: newId('price') },
+        },
+      ],
+    },
+  };
+}
+
+function newInvoice(subscription: LocalObject, billingReason: string, now: Date): LocalObject {
+  const item = subscription.items.data[0];
+  return {
+    id: newId('in'),
+    object: 'invoice',
+    customer: subscription.customer,
+    status: 'paid',
+    billing_reason: billingReason,
+    amount_due: item.price.unit_amount,
+    amount_paid: item.price.unit_amount,
+    currency: 'usd',
+    created: unix(now),
+    period_start: item.current_period_start,
+    period_end: item.current_period_end,
+    description: item.plan_name,
+    parent: {
+      type: 'subscription_details',
+      subscription_details: { subscription: subscription.id, metadata: { ...subscription.metadata } },
+    },
+    livemode: false,
+  };
+}
+
+async function lock(tx: Transaction, id: string, object: string): Promise<LocalObject | null> {
+  const [row] = await tx
+    .select({ data: localPayObjects.data })
+    .from(localPayObjects)
+    .where(and(eq(localPayObjects.id, id), eq(localPayObjects.object, object)))
+    .for('update');
+  return (row?.data as LocalObject | undefined) ?? null;
+}
+
+async function insert(tx: Transaction, object: LocalObject, now: Date): Promise<void> {
+  await tx.insert(localPayObjects).values({ id: object.id, object: object.object, customerId: object.customer ?? null, data: object, createdAt: now, updatedAt: now });
+}
+
+async function save(tx: Transaction, object: LocalObject, now: Date): Promise<void> {
+  await tx.update(localPayObjects).set({ data: object, updatedAt: now }).where(eq(localPayObjects.id, object.id));
+}
