@@ -56,7 +56,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
   await registerOpenApi(app);
-  await registerRateLimits(app, deps.config.rateLimits);
+  await registerRateLimits(app, deps.config.rateLimits, { redisUrl: deps.config.redisUrl, namespace: deps.config.rateLimitNamespace });
   registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret });
   const jobs = await startJobRuntime(deps, app.log, { workers: deps.runWorkers ?? false });
   app.addHook('onClose', () => jobs.stop());

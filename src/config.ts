@@ -27,6 +27,8 @@ export interface Config {
   crawlAllowPrivate: boolean;
   logLevel: string;
   rateLimits: RateLimits;
+  /** Redis key prefix of the rate-limit counters (services sharing a Redis share a prefix). */
+  rateLimitNamespace: string;
   jobs: JobSettings;
 }
 
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
       jobStarts: integer(env, 'RATE_LIMIT_JOB_STARTS', 60, 1, 1_000_000),
       publicPerIp: integer(env, 'RATE_LIMIT_PUBLIC_PER_IP', 60, 1, 1_000_000),
     },
+    rateLimitNamespace: env.RATE_LIMIT_NAMESPACE || 'llmstxt-rate-limit-',
     jobs: {
       concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
       leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 1, 3600),
