@@ -1,0 +1,136 @@
+// End-to-end generation benchmark: the real service (a child process, embedded PGlite, as
+// `npm start` runs it) generates llms.txt for the PostgreSQL 15 manual served by nginx, maxUrls
+// 1000, for simple and enhanced (against the fake model server) with and without full text.
+// Reports pages/s, time to a completed job and the service's peak RSS, beside wget's crawl of the
+// same site (measured by the crawl benchmark in the same run, or here when run alone).
+// Run alone: node --import tsx bench/generate.ts
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startFakeLlmServer } from '../src/generate/testing/fake-llm-server.ts';
+import { ensurePackages, freePort, runWget, startNginx, type Measurement } from './static-site.ts';
+
+interface Scenario {
+  method: 'simple' | 'enhanced';
+  showFullText: boolean;
+}
+
+export interface GenerationMeasurement extends Measurement {
+  scenario: string;
+  secondsToCompleted: number;
+}
+
+const SCENARIOS: Scenario[] = [
+  { method: 'simple', showFullText: false },
+  { method: 'simple', showFullText: true },
+  { method: 'enhanced', showFullText: false },
+  { method: 'enhanced', showFullText: true },
+];
+
+export async function runGenerateBench(wgetBaseline?: Measurement): Promise<GenerationMeasurement[]> {
+  ensurePackages();
+  const work = mkdtempSync(join(tmpdir(), 'generate-bench-'));
+  const nginx = await startNginx(work);
+  const model = await startFakeLlmServer();
+  try {
+    const site = `http://127.0.0.1:${nginx.port}/index.html`;
+    const wget = wgetBaseline ?? runWget(site, work);
+    const results: GenerationMeasurement[] = [];
+    for (const scenario of SCENARIOS) results.push(await runScenario(scenario, site, model.baseURL, work));
+    printTable(results, wget);
+    return results;
+  } finally {
+    await model.close();
+    nginx.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function runScenario(scenario: Scenario, site: string, modelUrl: string, work: string): Promise<GenerationMeasurement> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(work, 'data-'));
+  const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      CRAWL_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'warn',
+      SIGNUP_CREDITS: '100000',
+      LLM_PROVIDER: 'openai-compatible',
+      LLM_BASE_URL: modelUrl,
+      LLM_MODEL: 'fake-model',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}/api/v1`;
+  try {
+    await waitUntilReady(base);
+    const account = await post(`${base}/accounts`, { email: `bench-${Date.now()}@example.com`, firstName: 'Bench' });
+    const started = performance.now();
+    const start = await post(
+      `${base}/generate`,
+      { url: site, options: { maxUrls: 1000, generationMethod: scenario.method, showFullText: scenario.showFullText, cacheAge: 0 } },
+      account.apiKey,
+    );
+    let job: any;
+    for (;;) {
+      job = await (await fetch(`${base}/generate/${start.jobId}`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
+      if (job.status === 'completed' || job.status === 'failed') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (job.status !== 'completed') throw new Error(`generation failed: ${job.error}`);
+    const urls = await (await fetch(`${base}/sites/${job.siteId}/urls?status=scraped&limit=1`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
+    const peakRssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024;
+    const name = `${scenario.method}${scenario.showFullText ? ' + full text' : ''}`;
+    return { scenario: name, pages: urls.total, seconds, secondsToCompleted: seconds, pagesPerSecond: urls.total / seconds, peakRssMb };
+  } finally {
+    service.kill('SIGTERM');
+    await new Promise((r) => service.once('exit', r));
+  }
+}
+
+async function waitUntilReady(base: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/ready`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('the service did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function post(url: string, body: unknown, token?: string): Promise<any> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+function printTable(results: GenerationMeasurement[], wget: Measurement): void {
+  console.log('\nEnd-to-end generation, PostgreSQL 15 manual, maxUrls 1000 (service on PGlite, fake model for enhanced)');
+  console.log('scenario                  pages   s to completed   pages/s   ×wget pages/s   peak RSS MB');
+  for (const r of results) {
+    console.log(
+      `${r.scenario.padEnd(24)} ${String(r.pages).padStart(6)} ${r.secondsToCompleted.toFixed(1).padStart(16)} ${r.pagesPerSecond.toFixed(0).padStart(9)} ${(r.pagesPerSecond / wget.pagesPerSecond).toFixed(2).padStart(15)} ${r.peakRssMb.toFixed(0).padStart(13)}`,
+    );
+  }
+  console.log(`${'wget -r (baseline)'.padEnd(24)} ${String(wget.pages).padStart(6)} ${wget.seconds.toFixed(1).padStart(16)} ${wget.pagesPerSecond.toFixed(0).padStart(9)} ${'1.00'.padStart(15)} ${wget.peakRssMb.toFixed(0).padStart(13)}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  runGenerateBench().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,31 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { charsetFromContentType, decodeBody, sniffDeclaredCharset } from './charset.ts';
+
+describe('decodeBody', () => {
+  test('uses the Content-Type charset, quoted or not', () => {
+    assert.equal(charsetFromContentType('text/html; charset="ISO-8859-2"'), 'ISO-8859-2');
+    assert.equal(decodeBody(Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/html;charset=windows-1252'), 'café');
+  });
+
+  test('reads UTF-16 by its byte order mark', () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hé', 'utf16le')]);
+    assert.equal(decodeBody(le, 'text/html; charset=utf-8'), 'hé');
+  });
+
+  test('reads the encoding of an XML declaration', () => {
+    const xml = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><loc>'), Buffer.from([0xe9]), Buffer.from('</loc>')]);
+    assert.equal(sniffDeclaredCharset(xml), 'ISO-8859-1');
+    assert.equal(decodeBody(xml, 'application/xml'), '<?xml version="1.0" encoding="ISO-8859-1"?><loc>é</loc>');
+  });
+
+  test('ignores a <meta> beyond the first 2 KB and a <meta> claiming UTF-16', () => {
+    const late = Buffer.concat([Buffer.from(' '.repeat(3000)), Buffer.from('<meta charset="windows-1252">')]);
+    assert.equal(sniffDeclaredCharset(late), null);
+    assert.equal(sniffDeclaredCharset(Buffer.from('<meta charset="utf-16">')), 'utf-8');
+  });
+
+  test('falls back to UTF-8 for an unknown label', () => {
+    assert.equal(decodeBody(Buffer.from('héllo'), 'text/html; charset=no-such-charset'), 'héllo');
+  });
+});

@@ -1,0 +1,225 @@
+// Breadth-first link crawler over one site. A queue of normalized URLs (each seen once
+// per job), a fixed pool of workers sharing one keep-alive fetcher, and a handler per
+// page: report it (unless noindex or a canonical duplicate) and queue its in-scope links.
+import { setMaxListeners } from 'node:events';
+import { FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
+import { extractLinks, headerRobotsDirectives } from './links.ts';
+import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
+import { scopeMatcher, type Scope } from './normalize-url.ts';
+import type { Robots } from './robots.ts';
+
+export interface CrawledPage {
+  /** The URL the page is reported as (its canonical URL when that is another in-scope URL). */
+  url: string;
+  /** Where the HTML was actually fetched from (after redirects). */
+  finalUrl: string;
+  status: number;
+  contentType: string | null;
+  html: string;
+  title: string | null;
+}
+
+export interface CrawlSiteOptions {
+  fetcher: Fetcher;
+  /** Normalized start URL. */
+  startUrl: string;
+  /** The start page when the caller already fetched it (discover does, to check the site). */
+  startResponse?: FetchResponse;
+  scope: Scope;
+  robots: Robots;
+  /** Stop after reporting this many new URLs. */
+  maxUrls: number;
+  /** URLs found elsewhere (sitemaps): crawled for links but not reported again. */
+  known?: ReadonlySet<string>;
+  limits?: Partial<CrawlLimits>;
+  signal?: AbortSignal;
+  onUrl?: (url: string) => void;
+  /** Called once per listed page (new or known), so its HTML needs no second fetch. */
+  onPage?: (page: CrawledPage) => void | Promise<void>;
+}
+
+export type CrawlStop = 'done' | 'maxUrls' | 'fetchBudget' | 'aborted';
+
+export interface CrawlResult {
+  urls: string[];
+  fetched: number;
+  stoppedBy: CrawlStop;
+  /** Set when the start page itself could not be fetched. */
+  startError: FetchError | null;
+  warnings: string[];
+}
+
+// Not pages: not worth a request just to learn the Content-Type.
+const NON_PAGE_EXTENSION =
+  /\.(?:png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|tar|rar|7z|mp3|mp4|m4a|ogg|wav|webm|avi|mov|mkv|css|js|mjs|map|json|xml|rss|atom|woff2?|ttf|otf|eot|exe|msi|dmg|iso|bin|apk|deb|rpm|csv|xlsx?|docx?|pptx?|epub)$/i;
+const MAX_ERROR_WARNINGS = 10;
+
+export function isHtmlContentType(contentType: string | null): boolean {
+  if (contentType === null) return true; // unknown: look at the body
+  const type = contentType.split(';', 1)[0].trim().toLowerCase();
+  return type === 'text/html' || type === 'application/xhtml+xml';
+}
+
+export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult> {
+  const limits = { ...DEFAULT_CRAWL_LIMITS, ...options.limits };
+  const { fetcher, robots } = options;
+  const inScope = scopeMatcher(options.scope);
+  const known = options.known ?? new Set<string>();
+  const maxFetches = Math.max(options.maxUrls * limits.fetchesPerUrl, options.maxUrls + 10);
+  const interval = Math.max(limits.delayMs, robots.crawlDelayMs);
+
+  const queue: string[] = [options.startUrl];
+  let head = 0;
+  const seen = new Set<string>([options.startUrl]);
+  const reported = new Set<string>();
+  const urls: string[] = [];
+  const warnings: string[] = [];
+  let errors = 0;
+  let fetched = 0;
+  let active = 0;
+  let stoppedBy: CrawlStop | null = null;
+  let startError: FetchError | null = null;
+  let nextStartAt = 0;
+
+  // Aborts requests in flight when the crawl stops early (maxUrls, caller's signal).
+  const stopController = new AbortController();
+  setMaxListeners(0, stopController.signal); // one listener per request in flight
+  const stop = (reason: CrawlStop) => {
+    stoppedBy ??= reason;
+    stopController.abort();
+    wake();
+  };
+  const onOuterAbort = () => stop('aborted');
+  if (options.signal?.aborted) stop('aborted');
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+  let waiting: Array<() => void> = [];
+  function wake() {
+    const resolvers = waiting;
+    waiting = [];
+    for (const resolve of resolvers) resolve();
+  }
+
+  /** True when the page is one the job lists (new, or known from a sitemap) for the first time. */
+  function report(url: string): boolean {
+    if (reported.has(url) || stoppedBy !== null) return false;
+    reported.add(url);
+    if (known.has(url)) return true;
+    urls.push(url);
+    options.onUrl?.(url);
+    if (urls.length >= options.maxUrls) stop('maxUrls');
+    return true;
+  }
+
+  function enqueue(url: string) {
+    if (seen.has(url) || !inScope(url) || queue.length - head >= limits.maxQueuedUrls) return;
+    seen.add(url);
+    const query = url.indexOf('?');
+    if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;
+    queue.push(url);
+  }
+
+  async function politeWait() {
+    if (interval <= 0) return;
+    const now = Date.now();
+    const wait = nextStartAt - now;
+    nextStartAt = Math.max(now, nextStartAt) + interval;
+    if (wait > 0) await sleep(wait, stopController.signal);
+  }
+
+  async function visit(url: string, prefetched?: FetchResponse) {
+    let res = prefetched;
+    if (!res) {
+      if (fetched >= maxFetches) return stop('fetchBudget');
+      await politeWait();
+      if (stoppedBy !== null) return;
+      fetched++;
+      try {
+        res = await fetcher.fetch(url, { signal: stopController.signal, wantBody: isHtmlContentType });
+      } catch (err) {
+        if (stoppedBy !== null) return;
+        const error = err instanceof FetchError ? err : new FetchError('CONNECTION', String(err), url);
+        if (url === options.startUrl) startError = error;
+        if (++errors <= MAX_ERROR_WARNINGS) warnings.push(error.message.includes(url) ? error.message : `${url}: ${error.message}`);
+        return;
+      }
+    }
+    if (stoppedBy !== null) return;
+    const finalUrl = res.url;
+    if (finalUrl !== url) {
+      // A redirect: the target stands for this URL, unless it leaves the site or is
+      // reached (or about to be) on its own.
+      if (!inScope(finalUrl) || !robots.isAllowed(finalUrl) || (seen.has(finalUrl) && url !== options.startUrl)) return;
+      seen.add(finalUrl);
+    }
+    if (res.status < 200 || res.status > 299) {
+      if (url === options.startUrl) warnings.push(`Start page ${url} answered ${res.status}`);
+      return;
+    }
+    if (res.bodySkipped || !isHtmlContentType(res.contentType)) return;
+    const html = res.text();
+    if (res.contentType === null && !/^\s*</.test(html)) return;
+
+    const page = extractLinks(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
+    const fromHeader = headerRobotsDirectives(res.headers['x-robots-tag']);
+    const noindex = page.noindex || fromHeader.noindex;
+    const nofollow = page.nofollow || fromHeader.nofollow;
+
+    let reportAs = finalUrl;
+    const canonical = page.canonical;
+    if (canonical !== null && canonical !== finalUrl && inScope(canonical) && robots.isAllowed(canonical)) {
+      // A duplicate of its canonical page: reported as that URL, which then needs no fetch.
+      reportAs = canonical;
+      seen.add(canonical);
+    }
+    if (!nofollow) for (const link of page.links) enqueue(link);
+    wake();
+    if (!noindex && report(reportAs) && options.onPage) {
+      await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, html, title: page.title });
+    }
+  }
+
+  async function worker() {
+    while (stoppedBy === null) {
+      if (head < queue.length) {
+        const url = queue[head++];
+        active++;
+        try {
+          await visit(url);
+        } finally {
+          active--;
+          wake();
+        }
+      } else if (active === 0) {
+        stop('done');
+      } else {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+      }
+    }
+  }
+
+  try {
+    // The start page first, alone: its redirect and links decide what the workers get.
+    await visit(options.startUrl, options.startResponse);
+    head = 1;
+    if (stoppedBy === null) await Promise.all(Array.from({ length: Math.max(1, limits.concurrencyPerHost) }, worker));
+  } finally {
+    options.signal?.removeEventListener('abort', onOuterAbort);
+    stopController.abort();
+  }
+  if (errors > MAX_ERROR_WARNINGS) warnings.push(`${errors} pages could not be fetched (first ${MAX_ERROR_WARNINGS} shown)`);
+  return { urls, fetched, stoppedBy: stoppedBy ?? 'done', startError, warnings };
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

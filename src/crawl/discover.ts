@@ -1,0 +1,222 @@
+// Discovery: which pages a site has. Sitemaps first (cheap, and they carry lastmod), then
+// the link crawler fills up to maxUrls. One fetcher, one robots.txt and one time budget
+// per job; the site's own failures become warnings, except when the site cannot be
+// reached at all, which ends the job with a clear error.
+import { setMaxListeners } from 'node:events';
+import { createFetcher, FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
+import { crawlSite, isHtmlContentType, type CrawledPage } from './crawler.ts';
+import type { GuardOptions } from './address-guard.ts';
+import { resolveLimits, type CrawlLimits } from './limits.ts';
+import { normalizeUrl, scopeOf, type Scope } from './normalize-url.ts';
+import { DISALLOW_ALL, loadRobots, type Robots } from './robots.ts';
+import { collectSitemapUrls } from './sitemaps.ts';
+
+export type DiscoveryMode = 'full' | 'sitemap' | 'crawl';
+
+export interface DiscoveredUrl {
+  url: string;
+  source: 'sitemap' | 'crawl';
+  lastModified: string | null;
+}
+
+export interface DiscoverOptions {
+  mode: DiscoveryMode;
+  maxUrls: number;
+  signal?: AbortSignal;
+  /** Called with the running total each time a URL is found. */
+  onProgress?: (found: number) => void;
+  /** Receives the HTML of each listed page the crawler fetched (crawl and full modes). */
+  onPage?: (page: CrawledPage) => void | Promise<void>;
+}
+
+/** How the crawler may reach the network; the service builds this from its environment. */
+export interface CrawlOptions extends GuardOptions {
+  userAgent?: string;
+  limits?: Partial<CrawlLimits>;
+  /** Share a fetcher (and its connections) across calls; by default each call has its own. */
+  fetcher?: Fetcher;
+}
+
+export interface DiscoveryResult {
+  urls: DiscoveredUrl[];
+  /** What went wrong without stopping the job (robots.txt errors, broken sitemaps, pages that failed). */
+  warnings: string[];
+  stats: { sitemapFiles: number; pagesFetched: number; timedOut: boolean };
+}
+
+export type DiscoveryErrorCode = 'INVALID_URL' | 'UNREACHABLE' | 'ABORTED';
+
+export class DiscoveryError extends Error {
+  constructor(readonly code: DiscoveryErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DiscoveryError';
+  }
+}
+
+// Failures that say the host cannot be talked to at all, as opposed to a bad page.
+const UNREACHABLE_CODES = new Set(['REFUSED_ADDRESS', 'DNS', 'CONNECTION', 'BAD_URL']);
+const MAX_WARNINGS = 50;
+
+export async function discover(startUrl: string, options: DiscoverOptions, deps: CrawlOptions = {}): Promise<DiscoveryResult> {
+  const limits = resolveLimits(deps.limits);
+  const start = normalizeUrl(startUrl.trim(), undefined, limits.maxUrlLength);
+  if (!start) throw new DiscoveryError('INVALID_URL', `Not an http(s) URL: ${startUrl.slice(0, 200)}`);
+  const maxUrls = Math.max(0, Math.floor(options.maxUrls));
+
+  const fetcher = deps.fetcher ?? createFetcher({ ...deps, limits });
+  const budget = new AbortController();
+  setMaxListeners(0, budget.signal);
+  const timer = setTimeout(() => budget.abort(), limits.jobTimeoutMs);
+  const onCallerAbort = () => budget.abort();
+  if (options.signal?.aborted) budget.abort();
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const signal = budget.signal;
+
+  const urls: DiscoveredUrl[] = [];
+  const warnings: string[] = [];
+  const warn = (message: string | null) => {
+    if (message && warnings.length < MAX_WARNINGS) warnings.push(message);
+  };
+  const found = (entry: DiscoveredUrl) => {
+    urls.push(entry);
+    options.onProgress?.(urls.length);
+  };
+  const stats = { sitemapFiles: 0, pagesFetched: 0, timedOut: false };
+
+  try {
+    const site = await openSite(start, fetcher, limits, signal, warn);
+    const { scope, robots, startResponse } = site;
+
+    if (options.mode !== 'crawl' && urls.length < maxUrls && !signal.aborted) {
+      const sitemaps = await collectSitemapUrls({
+        fetcher,
+        origin: site.origin,
+        scope,
+        robotsSitemaps: robots.sitemaps,
+        maxUrls,
+        isAllowed: robots.isAllowed,
+        limits,
+        signal,
+        onUrl: (entry) => found({ url: entry.url, source: 'sitemap', lastModified: entry.lastModified }),
+      });
+      stats.sitemapFiles = sitemaps.files;
+      sitemaps.warnings.forEach(warn);
+    }
+
+    let failure: FetchError | null = site.failure;
+    // Without a start page (disallowed, or it failed above) the link crawler has nowhere to begin.
+    if (options.mode !== 'sitemap' && urls.length < maxUrls && !signal.aborted && startResponse) {
+      const crawl = await crawlSite({
+        fetcher,
+        startUrl: start,
+        startResponse,
+        scope,
+        robots,
+        maxUrls: maxUrls - urls.length,
+        known: new Set(urls.map((u) => u.url)),
+        limits,
+        signal,
+        onUrl: (url) => found({ url, source: 'crawl', lastModified: null }),
+        onPage: options.onPage,
+      });
+      stats.pagesFetched = crawl.fetched + 1;
+      failure ??= crawl.startError;
+      crawl.warnings.forEach(warn);
+    }
+
+    if (options.signal?.aborted) throw new DiscoveryError('ABORTED', 'Discovery was canceled');
+    if (signal.aborted) {
+      stats.timedOut = true;
+      warn(`Stopped after the time budget of ${limits.jobTimeoutMs / 1000} s; the URLs found until then are kept`);
+    }
+    if (urls.length === 0 && failure) {
+      if (failure.code !== 'ABORTED') throw unreachable(start, failure);
+      throw new DiscoveryError('UNREACHABLE', `Could not fetch ${start}: no answer within the time budget of ${limits.jobTimeoutMs / 1000} s`);
+    }
+    return { urls, warnings, stats };
+  } catch (err) {
+    if (options.signal?.aborted) throw new DiscoveryError('ABORTED', 'Discovery was canceled', { cause: err });
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+    if (!deps.fetcher) await fetcher.close();
+  }
+}
+
+interface OpenedSite {
+  origin: string;
+  scope: Scope;
+  robots: Robots;
+  startResponse?: FetchResponse;
+  /** Why robots.txt or the start page failed; the job fails with it if nothing is found. */
+  failure: FetchError | null;
+}
+
+/**
+ * robots.txt, then the start page: proves the site answers (or fails the job), and when
+ * the start URL redirects to another host (example.com → www.example.com) the job
+ * continues on that host, with that host's robots.txt.
+ */
+async function openSite(
+  start: string,
+  fetcher: Fetcher,
+  limits: CrawlLimits,
+  signal: AbortSignal,
+  warn: (message: string | null) => void,
+): Promise<OpenedSite> {
+  let origin = new URL(start).origin;
+  let scope = scopeOf(start);
+  let { robots, failure } = await fetchRobotsOrFail(origin, start, fetcher, limits, signal, warn);
+  if (!robots.isAllowed(start)) {
+    if (!failure) warn(`robots.txt does not allow ${start}; the link crawler did not start`);
+    return { origin, scope, robots, failure };
+  }
+
+  let startResponse: FetchResponse | undefined;
+  try {
+    startResponse = await fetcher.fetch(start, { signal, wantBody: isHtmlContentType });
+  } catch (err) {
+    if (!(err instanceof FetchError)) throw err;
+    if (UNREACHABLE_CODES.has(err.code)) throw unreachable(start, err);
+    failure = err;
+    warn(err.message);
+  }
+  const finalHost = startResponse && new URL(startResponse.url).host;
+  if (startResponse && finalHost !== scope.host) {
+    origin = new URL(startResponse.url).origin;
+    scope = { ...scope, host: finalHost! };
+    ({ robots, failure } = await fetchRobotsOrFail(origin, startResponse.url, fetcher, limits, signal, warn));
+  }
+  return { origin, scope, robots, startResponse, failure };
+}
+
+async function fetchRobotsOrFail(
+  origin: string,
+  start: string,
+  fetcher: Fetcher,
+  limits: CrawlLimits,
+  signal: AbortSignal,
+  warn: (message: string | null) => void,
+): Promise<{ robots: Robots; failure: FetchError | null }> {
+  try {
+    const { robots, warning } = await loadRobots(origin, fetcher, {
+      signal,
+      maxBytes: limits.maxRobotsBytes,
+      maxCrawlDelayMs: limits.maxCrawlDelayMs,
+    });
+    warn(warning);
+    return { robots, failure: null };
+  } catch (err) {
+    if (!(err instanceof FetchError)) throw err;
+    if (UNREACHABLE_CODES.has(err.code)) throw unreachable(start, err);
+    // A robots.txt that times out, loops or is otherwise unreadable: RFC 9309 says treat
+    // the site as disallowed, so only its sitemaps can still be read.
+    warn(`robots.txt could not be read (${err.message}); crawling nothing`);
+    return { robots: DISALLOW_ALL, failure: err };
+  }
+}
+
+function unreachable(start: string, err: FetchError): DiscoveryError {
+  return new DiscoveryError('UNREACHABLE', `Could not fetch ${start}: ${err.message}`, { cause: err });
+}

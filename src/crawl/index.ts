@@ -1,0 +1,32 @@
+// The crawl engine's public surface: discovery for jobs, the fetcher for generation, and
+// the limits the service may tune. Everything else in this folder is an implementation part.
+export { discover, DiscoveryError } from './discover.ts';
+export type { CrawlOptions, DiscoverOptions, DiscoveredUrl, DiscoveryErrorCode, DiscoveryMode, DiscoveryResult } from './discover.ts';
+
+export { crawlSite } from './crawler.ts';
+export type { CrawledPage, CrawlResult, CrawlSiteOptions } from './crawler.ts';
+
+export { createFetcher, FetchError } from './fetcher.ts';
+export type { FetchErrorCode, Fetcher, FetcherOptions, FetchOptions, FetchResponse } from './fetcher.ts';
+
+export { DEFAULT_CRAWL_LIMITS, ROBOTS_USER_AGENT, USER_AGENT, resolveLimits } from './limits.ts';
+export type { CrawlLimits } from './limits.ts';
+
+export { AddressRefusedError, classifyAddress } from './address-guard.ts';
+export type { GuardOptions, Resolver } from './address-guard.ts';
+
+export { isInScope, normalizeUrl, scopeOf } from './normalize-url.ts';
+export type { Scope } from './normalize-url.ts';
+
+export { loadRobots, parseRobotsTxt } from './robots.ts';
+export type { Robots } from './robots.ts';
+export { collectSitemapUrls, parseSitemap } from './sitemaps.ts';
+export type { SitemapEntry } from './sitemaps.ts';
+export { extractLinks } from './links.ts';
+export type { PageLinks } from './links.ts';
+export { decodeBody } from './charset.ts';
+
+/** The crawl settings the environment controls: CRAWL_ALLOW_PRIVATE=true lifts the address guard. */
+export function crawlOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): { allowPrivate: boolean } {
+  return { allowPrivate: env.CRAWL_ALLOW_PRIVATE === 'true' };
+}
