@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { AppDeps } from '../app.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { IsoDate, Nullable } from '../http/schemas.ts';
+import { IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { registerTwins } from '../http/twins.ts';
 import type { App } from '../http/types.ts';
 import { creditHistory, creditSummary, TRANSACTION_TYPES, type HistoryQuery } from './ledger.ts';
@@ -26,7 +26,7 @@ const HistoryQuerySchema = Type.Object(
   {
     limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
     offset: Type.Integer({ minimum: 0, default: 0 }),
-    type: Type.Optional(Type.Union(TRANSACTION_TYPES.map((t) => Type.Literal(t)))),
+    type: Type.Optional(OneOf(TRANSACTION_TYPES)),
   },
   { additionalProperties: false },
 );

@@ -1,19 +1,16 @@
 import { Type } from 'typebox';
 import type { ResolvedAppDeps } from '../app.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable } from '../http/schemas.ts';
+import { Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { App } from '../http/types.ts';
 import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDiscoveries, startDiscovery, type DiscoveryJob } from './discovery.ts';
-
-const literals = (values: readonly string[], options: { default?: string } = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)), options);
 
 const StartBody = Type.Object(
   {
     url: TargetUrl,
     maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
-    discoveryType: literals(DISCOVERY_TYPES, { default: 'full' }),
+    discoveryType: OneOf(DISCOVERY_TYPES, { default: 'full' }),
   },
   { additionalProperties: false },
 );
@@ -93,7 +90,7 @@ export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
         tags: ['Discovery'],
         summary: 'List discovery jobs, newest first',
         querystring: Type.Object(
-          { status: Type.Optional(literals(JOB_STATUSES)), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) },
+          { status: Type.Optional(OneOf(JOB_STATUSES)), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) },
           { additionalProperties: false },
         ),
         response: { 200: Type.Object({ jobs: Type.Array(JobSummary), total: Type.Integer() }) },

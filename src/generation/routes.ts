@@ -3,7 +3,7 @@ import type { ResolvedAppDeps } from '../app.ts';
 import { API_PREFIX } from '../app.ts';
 import { jobMessages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable } from '../http/schemas.ts';
+import { Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { App } from '../http/types.ts';
 import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob, type GenerationOptions } from './generation.ts';
@@ -13,7 +13,7 @@ const OptionsSchema = Type.Object(
     maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
     showFullText: Type.Boolean({ default: false }),
     includeModificationDate: Type.Boolean({ default: false }),
-    generationMethod: Type.Union([Type.Literal('simple'), Type.Literal('enhanced')], { default: 'enhanced' }),
+    generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
     cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
   },
   { additionalProperties: false, default: {} },

@@ -21,3 +21,7 @@ export const errorResponses = {
 export type SuccessMessage = Static<typeof SuccessMessage>;
 
 export const Nullable = <T extends import('typebox').TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** One of a fixed set of strings (an enum in the OpenAPI document). */
+export const OneOf = (values: readonly string[], options: { default?: string; description?: string } = {}) =>
+  Type.Union(values.map((v) => Type.Literal(v)), options);

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import type { ResolvedAppDeps } from '../app.ts';
 import { fileUrls } from '../generation/routes.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import { Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
 import {
   combineMarkdown,
@@ -17,8 +17,6 @@ import {
   SITE_STATUSES,
   type Site,
 } from './sites.ts';
-
-const literals = (values: readonly string[], options: { default?: string } = {}) => Type.Union(values.map((v) => Type.Literal(v)), options);
 
 const SiteView = Type.Object({
   id: Type.String(),
@@ -50,7 +48,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
     {
       page: Type.Integer({ minimum: 1, default: 1 }),
       limit: Type.Integer({ minimum: 1, maximum: 100, default: defaultLimit }),
-      status: Type.Optional(literals(statuses)),
+      status: Type.Optional(OneOf(statuses)),
     },
     { additionalProperties: false },
   );
@@ -135,7 +133,7 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
         summary: "The site's pages as markdown (paid plans): JSON per page, or one combined download",
         params: SiteParams,
         querystring: Type.Object(
-          { format: literals(['individual', 'combined'], { default: 'individual' }), fresh: Type.Boolean({ default: false }) },
+          { format: OneOf(['individual', 'combined'], { default: 'individual' }), fresh: Type.Boolean({ default: false }) },
           { additionalProperties: false },
         ),
         response: {

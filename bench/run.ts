@@ -1,0 +1,22 @@
+// `npm run bench`: every benchmark, each against a baseline measured in the same run.
+// One benchmark alone: `npm run bench -- crawl` (names: balance, crawl, generate).
+import { runBalanceBench } from './balance.ts';
+import { runCrawlBench } from './crawl.ts';
+import { runGenerateBench } from './generate.ts';
+
+const wanted = new Set(process.argv.slice(2));
+const include = (name: string) => wanted.size === 0 || wanted.has(name);
+
+if (include('balance')) {
+  console.log('\n== GET /credits/balance/api against a bare Fastify route ==');
+  await runBalanceBench();
+}
+let wget;
+if (include('crawl')) {
+  console.log('\n== Crawl-mode discovery of the PostgreSQL 15 manual against wget -r ==');
+  wget = (await runCrawlBench()).wget;
+}
+if (include('generate')) {
+  console.log('\n== End-to-end generation of the PostgreSQL 15 manual ==');
+  await runGenerateBench(wget);
+}
