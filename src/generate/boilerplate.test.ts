@@ -1,0 +1,56 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.js';
+
+describe('isBoilerplateDescription', () => {
+  test('rejects empty, too short and placeholder descriptions', () => {
+    for (const text of [
+      '',
+      '   ',
+      'Home',
+      'Welcome to our website',
+      'Welcome to my blog!',
+      'Default description',
+      'Page description goes here',
+      'Enter your meta description',
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit.',
+      'Tempor incididunt ut labore et dolore magna aliqua, ut enim ad minim veniam.',
+      'Just another WordPress site',
+      '{{ page.description }} for the page',
+      'https://example.com/some/page',
+    ]) {
+      assert.equal(isBoilerplateDescription(text), true, text);
+    }
+  });
+
+  test('rejects a description that only repeats the title', () => {
+    assert.equal(isBoilerplateDescription('Installing Acme on Linux', 'Installing Acme on Linux'), true);
+    assert.equal(isBoilerplateDescription('Installing Acme on Linux. Acme docs.', 'Installing Acme on Linux'), true);
+  });
+
+  test('accepts a real description', () => {
+    assert.equal(isBoilerplateDescription('Install the Acme CLI on Linux, macOS or Windows and log in.', 'Install'), false);
+    assert.equal(isBoilerplateDescription('Welcome to the Acme developer hub: guides, API reference and SDKs for building on Acme.'), false);
+    assert.equal(isBoilerplateDescription('Learn how to write a good site description for search engines and social previews.'), false);
+  });
+});
+
+describe('findRepeatedDescriptions', () => {
+  test('flags the description most pages share', () => {
+    const shared = 'Acme makes widgets for everyone.';
+    const isRepeated = findRepeatedDescriptions([shared, shared, shared, 'Install Acme on Linux.', 'The Acme API.', null]);
+    assert.equal(isRepeated(shared), true);
+    assert.equal(isRepeated('  acme makes widgets  for everyone '), true);
+    assert.equal(isRepeated('Install Acme on Linux.'), false);
+    assert.equal(isRepeated(null), false);
+  });
+
+  test('needs at most 5 pages on a large site, and at least 2', () => {
+    const texts = Array.from({ length: 1000 }, (_, i) => `Page ${i} describes topic ${i}.`);
+    texts.push(...Array(5).fill('Shared default.'), ...Array(4).fill('Four times.'));
+    const isRepeated = findRepeatedDescriptions(texts);
+    assert.equal(isRepeated('Shared default.'), true);
+    assert.equal(isRepeated('Four times.'), false);
+    assert.equal(findRepeatedDescriptions(['Only once.'])('Only once.'), false);
+  });
+});

@@ -1,0 +1,83 @@
+// Recognizing descriptions that say nothing about the page they sit on.
+import { compactKey, normalizeWhitespace, tokenize } from './text.js';
+
+// Phrases that mark a description as boilerplate wherever they appear.
+const BOILERPLATE_PHRASES: RegExp[] = [
+  /\blorem ipsum\b/i,
+  /\{\{.*\}\}|\$\{.*\}|<%.*%>/, // unrendered template placeholders
+  /^just another wordpress site$/i,
+];
+
+// Placeholders that are boilerplate when they make up (nearly) the whole, short, description.
+const SHORT_PLACEHOLDERS: RegExp[] = [
+  /^welcome to (?:our|my|the|this)\b.{0,20}\b(?:web ?site|site|home ?page|blog|page)\b/i,
+  /\b(?:default|sample|example|test|dummy|placeholder|meta|page|site|website) description\b/i,
+  /\bdescription (?:goes )?here\b/i,
+  /\b(?:enter|add|insert|write|your) (?:a |the |your )?(?:meta |page |site )?description\b/i,
+  /^(?:welcome!?|coming soon|under construction|untitled|home ?page|home|index|null|undefined|none|n\/a|todo|tbd|description)\.?$/i,
+  /^(?:this is (?:a|my|the) )?(?:web ?site|site|page|blog)\.?$/i,
+  /^powered by \S+$/i,
+];
+const SHORT_PLACEHOLDER_MAX_CHARS = 80;
+
+// Words of "lorem ipsum" filler text, which also comes without the words "lorem ipsum".
+const FILLER_WORDS = /\b(?:lorem|ipsum|consectetur|adipisicing|adipiscing|eiusmod|incididunt|aliqua|exercitation|ullamco|laboris|aliquip|commodo|consequat|reprehenderit|voluptate|cillum|pariatur|occaecat|cupidatat|proident|deserunt|perspiciatis|voluptatem|accusantium|doloremque|laudantium|veritatis|architecto|explicabo|aspernatur|consequuntur|nesciunt|quisquam|adipisci|molestias|mollitia|obcaecati|praesentium|recusandae|cupiditate|doloribus|officiis|voluptates|voluptatibus|necessitatibus|blanditiis|repellendus|repudiandae)\b/gi;
+
+/** Placeholder Latin ("Lorem ipsum dolor sit amet…", "Tempor incididunt ut labore…"). */
+export function isFillerText(text: string): boolean {
+  const found = new Set((text.match(FILLER_WORDS) ?? []).map((word) => word.toLowerCase()));
+  return found.size >= 2;
+}
+
+/** Shorter descriptions than this carry too little to describe a page. */
+const MIN_DESCRIPTION_CHARS = 20;
+
+/**
+ * True when a description is missing, too short, repeats the title, is a known placeholder
+ * ("Welcome to our website", "Default description", lorem ipsum), or has hardly any words.
+ */
+export function isBoilerplateDescription(description: string | null | undefined, title?: string | null): boolean {
+  const text = normalizeWhitespace(description);
+  if (text.length < MIN_DESCRIPTION_CHARS) return true;
+  const words = tokenize(text);
+  if (words.length < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) {
+    return true;
+  }
+  if (BOILERPLATE_PHRASES.some((pattern) => pattern.test(text)) || isFillerText(text)) return true;
+  // An alphabet bar ("A | B | C …") or other runs of single characters.
+  if (words.filter((word) => word.length === 1).length > words.length / 2) return true;
+  if (text.length <= SHORT_PLACEHOLDER_MAX_CHARS && SHORT_PLACEHOLDERS.some((pattern) => pattern.test(text))) return true;
+  if (/^(?:https?:\/\/|www\.)\S+$/i.test(text)) return true;
+  if (title) {
+    const key = compactKey(text);
+    const titleKey = compactKey(title);
+    if (key === titleKey) return true;
+    // The title plus a word or two ("Install Acme. Acme docs") says nothing more.
+    if (titleKey.length > 0 && key.includes(titleKey) && words.length - tokenize(title).length <= 2) return true;
+  }
+  return false;
+}
+
+/**
+ * Builds a test for texts (descriptions, titles) that too many of a site's pages share: a
+ * site-wide default rather than a description of the page. A text counts as repeated when at
+ * least 2 pages share it and at least 20 % of the pages (never more than 5 pages are needed).
+ */
+export function findRepeatedDescriptions(
+  texts: readonly (string | null | undefined)[],
+  options: { minShare?: number; minPages?: number; enoughPages?: number } = {},
+): (text: string | null | undefined) => boolean {
+  const minShare = options.minShare ?? 0.2;
+  const minPages = options.minPages ?? 2;
+  const enoughPages = options.enoughPages ?? 5;
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (const text of texts) {
+    total++;
+    const key = compactKey(text ?? '');
+    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const threshold = Math.max(minPages, Math.min(enoughPages, Math.ceil(total * minShare)));
+  const repeated = new Set([...counts].filter(([, count]) => count >= threshold).map(([key]) => key));
+  return (text) => repeated.has(compactKey(text ?? ''));
+}

@@ -1,0 +1,142 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractPage, firstMeaningfulParagraph, titleFromUrl } from './extract.js';
+import { DOMParser } from 'linkedom';
+
+const ARTICLE = `
+  <p>Acme widgets snap together without tools, so a whole shelf goes up in minutes and comes apart just as fast.</p>
+  <h2>What you need</h2>
+  <p>You need a flat wall, two screws per bracket and the widgets themselves. Everything else ships in the box.</p>
+  <h2>Steps</h2>
+  <p>Mount the brackets first. Then click each widget into place, starting from the left, until the row is full.</p>
+  <pre><code class="language-bash">acme install --shelf 3</code></pre>
+  <p>Read the <a href="../reference/">reference</a> for every option.</p>`;
+
+function page(head: string, body = ARTICLE, lang = 'en'): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8">${head}</head>
+    <body><nav><a href="/">Home</a> <a href="/docs/">Docs</a></nav><main><article><h1>Installing widgets</h1>${body}</article></main>
+    <footer>© Acme Inc. All rights reserved.</footer></body></html>`;
+}
+
+describe('extractPage', () => {
+  test('reads og:title, drops the site-name suffix, and keeps the meta description', () => {
+    const result = extractPage(
+      page(`<title>Installing widgets | Acme Docs</title>
+        <meta property="og:title" content="Installing widgets | Acme Docs">
+        <meta property="og:site_name" content="Acme Docs">
+        <meta name="description" content="Put up a shelf of Acme widgets in minutes, without tools.">`),
+      'https://docs.acme.dev/guides/install',
+    );
+    assert.equal(result.title, 'Installing widgets');
+    assert.equal(result.siteName, 'Acme Docs');
+    assert.equal(result.description, 'Put up a shelf of Acme widgets in minutes, without tools.');
+    assert.equal(result.descriptionSource, 'meta');
+    assert.equal(result.lang, 'en');
+  });
+
+  test('falls back from a boilerplate meta description to the first paragraph, cut to sentences', () => {
+    const result = extractPage(
+      page('<title>Installing widgets</title><meta name="description" content="Welcome to our website">'),
+      'https://docs.acme.dev/guides/install',
+    );
+    assert.equal(result.descriptionSource, 'content');
+    assert.equal(result.description, 'Acme widgets snap together without tools, so a whole shelf goes up in minutes and comes apart just as fast.');
+    assert.equal(result.metaDescription, null);
+  });
+
+  test('converts the main content to markdown without navigation or footer', () => {
+    const result = extractPage(page('<title>Installing widgets</title>'), 'https://docs.acme.dev/guides/install');
+    assert.match(result.markdown, /## What you need/);
+    assert.match(result.markdown, /```bash\nacme install --shelf 3\n```/);
+    assert.match(result.markdown, /\[reference\]\(https:\/\/docs\.acme\.dev\/reference\/\)/);
+    assert.doesNotMatch(result.markdown, /All rights reserved|\[Docs\]/);
+    assert.deepEqual(result.headings, ['What you need', 'Steps']);
+    assert.equal(result.h1, 'Installing widgets');
+  });
+
+  test('resolves links against <base href>', () => {
+    const result = extractPage(page('<base href="/v2/docs/"><title>Installing widgets</title>'), 'https://docs.acme.dev/guides/install');
+    assert.match(result.markdown, /\[reference\]\(https:\/\/docs\.acme\.dev\/v2\/reference\/\)/);
+  });
+
+  test('uses the page region when Readability finds no article (a link index page)', () => {
+    const links = Array.from({ length: 40 }, (_, i) => `<li><a href="/docs/topic-${i}">Topic number ${i} of the handbook</a></li>`).join('');
+    const result = extractPage(
+      `<html><head><title>Index</title></head><body><main><h1>All topics</h1><ul>${links}</ul></main></body></html>`,
+      'https://docs.acme.dev/topics/',
+    );
+    assert.match(result.markdown, /\[Topic number 39 of the handbook\]\(https:\/\/docs\.acme\.dev\/docs\/topic-39\)/);
+  });
+
+  test('titles a page without any title from its URL', () => {
+    const result = extractPage('<html><body><p>Just text, nothing else, in a bare page without a title.</p></body></html>', 'https://acme.dev/getting-started.html');
+    assert.equal(result.title, 'Getting started');
+  });
+
+  test('bounds a huge page and still extracts its beginning', () => {
+    const filler = `<p>${'All work and no play makes Jack a dull boy. '.repeat(40)}</p>`.repeat(3000);
+    const html = page('<title>A very long page about widgets</title>', filler);
+    assert.ok(html.length > 5_000_000);
+    const started = performance.now();
+    const result = extractPage(html, 'https://acme.dev/long', { maxParsedHtmlChars: 1_000_000 });
+    assert.equal(result.truncated, true);
+    assert.equal(result.title, 'A very long page about widgets');
+    assert.ok(result.markdown.length > 1000 && result.markdown.length <= 100_010);
+    assert.ok(performance.now() - started < 20_000);
+  });
+
+  test('prefers a JSON-LD article headline the page title agrees with', () => {
+    const result = extractPage(
+      page(`<title>Widgets arrive in Europe - Acme News</title>
+        <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","name":"Acme News","headline":"Widgets arrive in Europe","publisher":{"name":"Acme News"}}</script>`),
+      'https://news.acme.dev/2024/widgets',
+    );
+    assert.equal(result.title, 'Widgets arrive in Europe');
+    assert.equal(result.siteName, 'Acme News');
+  });
+});
+
+test('firstMeaningfulParagraph skips bylines, link lists and placeholders', () => {
+  const doc = new DOMParser().parseFromString(
+    `<div><p>By Jane Doe, posted on 2024-01-02 in the widgets category</p><p><a href="/a">One link</a> <a href="/b">Another link here</a> <a href="/c">And a third link</a></p>
+     <p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p><p>Widgets are small parts that snap together into shelves and racks.</p></div>`,
+    'text/html',
+  );
+  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), 'Widgets are small parts that snap together into shelves and racks.');
+});
+
+test('titleFromUrl turns the last path segment into words', () => {
+  assert.equal(titleFromUrl('https://acme.dev/docs/api_keys-and-tokens/'), 'Api keys and tokens');
+  assert.equal(titleFromUrl('https://www.acme.dev/'), 'acme.dev');
+});
+
+describe('extractPage on documentation sites', () => {
+  const sphinxPage = (title: string, body: string) => `<html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/">
+    <title>${title} &#8212; Acme 2.1 documentation</title></head><body>
+    <div class="related" role="navigation"><a href="/">Acme</a> »</div>
+    <div class="document"><div class="body" role="main">${body}</div></div>
+    <div class="sphinxsidebar" role="navigation"><h3>Table of contents</h3><a href="/x">X</a></div>
+    <div class="footer">© Copyright Acme. Please donate.</div></body></html>`;
+
+  test('takes a docs generator’s main region whole, without permalink anchors or footer', () => {
+    const result = extractPage(
+      sphinxPage(
+        'acme.widgets — Widget helpers',
+        `<h1>acme.widgets — Widget helpers<a class="headerlink" href="#w">¶</a></h1>
+         <p>Helpers to build widgets.</p>
+         <dl class="py function"><dt id="f"><code>make(size)</code></dt><dd><p>Make a widget.</p>
+         <div class="versionchanged"><p>Changed in version 2.0: accepts sizes.</p></div></dd></dl>`,
+      ),
+      'https://docs.acme.dev/2.1/library/widgets.html',
+    );
+    assert.equal(result.title, 'acme.widgets — Widget helpers');
+    assert.match(result.markdown, /^# acme\.widgets — Widget helpers\n/);
+    assert.match(result.markdown, /Changed in version 2\.0: accepts sizes\./);
+    assert.doesNotMatch(result.markdown, /¶|Table of contents|donate/);
+  });
+
+  test('replaces a generator’s placeholder title', () => {
+    const result = extractPage(sphinxPage('&lt;no title&gt;', '<p>This note is included in other pages and has no title of its own.</p>'), 'https://docs.acme.dev/includes/note.html');
+    assert.equal(result.title, 'Note');
+  });
+});

@@ -1,0 +1,228 @@
+// One page's HTML → its title, description, site name, language and main content as markdown.
+import { Readability } from '@mozilla/readability';
+import { DOMParser } from 'linkedom';
+import { isBoilerplateDescription } from './boilerplate.js';
+import { prepareHtml } from './html-prepare.js';
+import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.js';
+import { readMetadata, type PageMetadata } from './metadata.js';
+import { normalizeWhitespace, summarizeToSentences, tokenize } from './text.js';
+import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.js';
+
+export interface ExtractedPage {
+  url: string;
+  title: string;
+  /** The title as the page wrote it, before any " | Site" part was dropped (null when it had none). */
+  fullTitle: string | null;
+  /** The `simple` method's description: a meta description, else the first paragraph, else ''. */
+  description: string;
+  descriptionSource: 'meta' | 'content' | 'none';
+  /** The meta description accepted on this page, kept so a site can reject one most pages share. */
+  metaDescription: string | null;
+  siteName: string | null;
+  lang: string | null;
+  /** Main content as markdown. */
+  markdown: string;
+  /** First meaningful paragraph of the main content, as plain text ('' when none). */
+  firstParagraph: string;
+  h1: string | null;
+  /** Section headings (h2, h3) of the main content, at most 30. */
+  headings: string[];
+  /** True when the HTML was cut to the size limits before parsing. */
+  truncated: boolean;
+}
+
+export interface ExtractOptions {
+  maxMarkdownChars?: number;
+  maxRawHtmlChars?: number;
+  maxParsedHtmlChars?: number;
+}
+
+/** A meta description longer than this is cut to whole sentences. */
+export const META_DESCRIPTION_MAX_CHARS = 300;
+/** A description taken from the content is cut to one or two sentences within this. */
+export const CONTENT_DESCRIPTION_MAX_CHARS = 200;
+/** Below this much text, Readability's result is compared with the page's <main>/<article>/<body>. */
+const THIN_ARTICLE_CHARS = 250;
+const MAX_HEADINGS = 30;
+
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
+  const prepared = prepareHtml(html, { maxRawChars: options.maxRawHtmlChars, maxParsedChars: options.maxParsedHtmlChars });
+  const doc = parseHtml(prepared.html);
+  const baseUrl = resolveUrl(doc.querySelector('base[href]')?.getAttribute('href') ?? null, url, ['http:', 'https:']) ?? url;
+  const metadata = readMetadata(doc);
+  const siteNames = [metadata.siteName, ...hostNames(url)].filter((name): name is string => Boolean(name));
+  const h1s = doc.querySelectorAll('h1');
+  const onlyH1 = h1s.length === 1 ? normalizeWhitespace(h1s[0].textContent) || null : null;
+  const title = chooseTitle(metadata, siteNames, url, onlyH1);
+
+  const content = mainContent(doc, prepared.html);
+  const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
+  if (content) trimToText(content, maxMarkdownChars);
+  const markdown = content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '';
+  const firstParagraph = content ? firstMeaningfulParagraph(content) : '';
+  const headings = content ? headingTexts(content) : [];
+
+  const metaDescription = metadata.descriptions.find((text) => !isBoilerplateDescription(text, title)) ?? null;
+  const description = metaDescription
+    ? summarizeToSentences(metaDescription, META_DESCRIPTION_MAX_CHARS)
+    : firstParagraph
+      ? summarizeToSentences(firstParagraph, CONTENT_DESCRIPTION_MAX_CHARS)
+      : '';
+
+  return {
+    url,
+    title,
+    fullTitle: metadata.metaTitle ?? metadata.documentTitle,
+    description,
+    descriptionSource: metaDescription ? 'meta' : description ? 'content' : 'none',
+    metaDescription,
+    siteName: metadata.siteName,
+    lang: metadata.lang,
+    markdown,
+    firstParagraph,
+    h1: metadata.h1,
+    headings,
+    truncated: prepared.truncated,
+  };
+}
+
+function parseHtml(html: string): Document {
+  return new DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+}
+
+/** og:title / twitter:title / <title> / first <h1>, without the part that repeats the site's name. */
+export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): string {
+  const usable = (title: string | null) => (title && !PLACEHOLDER_TITLE.test(titleParts(title)[0] ?? '') ? title : null);
+  const documentTitle = usable(metadata.documentTitle);
+  const raw = usable(metadata.metaTitle) ?? (documentTitle ? trimDocumentTitle(documentTitle, onlyH1) : null) ?? usable(metadata.h1);
+  if (!raw) return titleFromUrl(url);
+  return stripSiteName(raw, siteNames);
+}
+
+/** Titles that generators write when a page has none. */
+const PLACEHOLDER_TITLE = /^(?:<no title>|no title|untitled(?: document| page)?|undefined|null|document|title)$/i;
+
+/** "https://x.dev/docs/getting-started.html" → "Getting started"; the root gives the host name. */
+export function titleFromUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const segment = parsed.pathname.split('/').filter(Boolean).pop();
+    if (!segment) return parsed.hostname.replace(/^www\./, '');
+    const words = decodeURIComponent(segment).replace(/\.\w{2,5}$/, '').replace(/[-_+]+/g, ' ').trim();
+    return words ? words.charAt(0).toUpperCase() + words.slice(1) : parsed.hostname;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The page's main content element: Readability's article, or the page's <main>/<article>/<body>
+ * without navigation when the page comes from a documentation generator, when it is an index
+ * (mostly links: Readability would retry four times over the whole page and keep little), when
+ * Readability finds nothing, or when it keeps much less text than that region.
+ */
+function mainContent(doc: Document, html: string): HTMLElement | null {
+  // Navigation, asides and permalink anchors never hold the main content; dropping them first
+  // saves Readability work.
+  for (const element of [...doc.querySelectorAll(`${NAVIGATION}, ${PAGE_CHROME}`)]) element.remove();
+  const region = pageRegion(doc);
+  if (isLinkIndex(region) || (isDocsGenerator(doc) && region !== doc.body)) return cleanRegion(region);
+
+  let article: HTMLElement | null = null;
+  let articleText = 0;
+  try {
+    const result = new Readability<HTMLElement>(doc, { keepClasses: true, disableJSONLD: true, serializer: (node) => node as HTMLElement }).parse();
+    article = result?.content ?? null;
+    articleText = normalizeWhitespace(result?.textContent).length;
+  } catch {
+    article = null;
+  }
+  if (article && articleText >= THIN_ARTICLE_CHARS) return article;
+
+  // Readability rewrote the document while it worked: look for the fallback in a fresh copy.
+  const fallback = cleanRegion(pageRegion(parseHtml(html)));
+  const fallbackText = fallback ? normalizeWhitespace(fallback.textContent).length : 0;
+  return fallback && fallbackText > articleText * 1.5 ? fallback : article;
+}
+
+const NAVIGATION = 'nav, aside, footer, [role="navigation"], [role="contentinfo"]';
+// Permalink anchors ("¶"), breadcrumbs and previous/next links of documentation themes.
+const PAGE_CHROME = 'a.headerlink, a.anchor-link, a.hash-link, [aria-label="breadcrumb"], [aria-label="breadcrumbs"], .breadcrumbs, .pagination-nav, .md-footer, .theme-doc-footer';
+/**
+ * Documentation generators mark their main content explicitly, and Readability, tuned for news
+ * articles, drops parts of it (version notes, API lists); their pages' <main> is the content.
+ */
+const DOCS_GENERATOR = /\b(?:docutils|sphinx|mkdocs|docusaurus|vitepress|vuepress|starlight|mdbook|rustdoc|javadoc|docfx|antora|nextra|gitbook|hexo-theme-doc|typedoc|pdoc|redoc)\b/i;
+const NON_CONTENT = `${NAVIGATION}, script, style, noscript, header, form, [role="banner"], [aria-hidden="true"], .footer, #footer`;
+/** A region whose text is mostly link text is an index of other pages. */
+const INDEX_LINK_SHARE = 0.6;
+
+function pageRegion(doc: Document): HTMLElement | null {
+  return (doc.querySelector('main, [role="main"]') ?? doc.querySelector('article') ?? doc.body) as HTMLElement | null;
+}
+
+function isDocsGenerator(doc: Document): boolean {
+  const generator = doc.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
+  return DOCS_GENERATOR.test(generator);
+}
+
+function cleanRegion(region: HTMLElement | null): HTMLElement | null {
+  if (region) for (const element of [...region.querySelectorAll(NON_CONTENT)]) element.remove();
+  return region;
+}
+
+function isLinkIndex(region: HTMLElement | null): boolean {
+  if (!region) return false;
+  const text = normalizeWhitespace(region.textContent).length;
+  if (text === 0) return false;
+  let linkText = 0;
+  for (const link of region.querySelectorAll('a')) linkText += normalizeWhitespace(link.textContent).length;
+  return linkText / text > INDEX_LINK_SHARE;
+}
+
+/**
+ * Removes what lies beyond `maxChars` of text, so converting a huge page costs no more than the
+ * markdown it can keep (markdown is never shorter than the text it holds).
+ */
+function trimToText(root: HTMLElement, maxChars: number): void {
+  let budget = maxChars;
+  const visit = (element: Element): void => {
+    const children = [...element.children];
+    for (let i = 0; i < children.length; i++) {
+      if (budget <= 0) {
+        for (const rest of children.slice(i)) rest.remove();
+        return;
+      }
+      const length = children[i].textContent?.length ?? 0;
+      if (length <= budget) budget -= length;
+      else visit(children[i]);
+    }
+  };
+  if ((root.textContent?.length ?? 0) > maxChars) visit(root);
+}
+
+const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
+const LEGAL_NOTICE = /^(?:©|\(c\)|copyright\b)|\ball rights reserved\b|\bwe use cookies\b/i;
+
+/** The first paragraph with a real sentence in it: not a byline, a date, a legal notice, a link list or a placeholder. */
+export function firstMeaningfulParagraph(root: HTMLElement): string {
+  for (const paragraph of root.querySelectorAll('p')) {
+    const text = normalizeWhitespace(paragraph.textContent);
+    if (text.length < 40 || tokenize(text).length < 6 || BYLINE_OR_DATE.test(text) || LEGAL_NOTICE.test(text)) continue;
+    const linkText = [...paragraph.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
+    if (linkText > text.length * 0.6) continue;
+    if (isBoilerplateDescription(text)) continue;
+    return text;
+  }
+  return '';
+}
+
+function headingTexts(root: HTMLElement): string[] {
+  const headings: string[] = [];
+  for (const heading of root.querySelectorAll('h2, h3')) {
+    const text = normalizeWhitespace(heading.textContent);
+    if (text && text.length <= 120) headings.push(text);
+    if (headings.length >= MAX_HEADINGS) break;
+  }
+  return headings;
+}

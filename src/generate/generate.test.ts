@@ -1,0 +1,133 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateLlmsTxt, type GenerationProgress } from './generate.js';
+import { createLlmDescriber } from './llm-describer.js';
+import { parseLlmsTxt } from './testing/llms-txt-parser.js';
+import { startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.js';
+import type { PageInput } from './types.js';
+
+const SHARED_DESCRIPTION = 'Acme Docs: guides and reference for Acme widgets.';
+
+function docPage(title: string, paragraph: string, extraHead = ''): string {
+  return `<!doctype html><html lang="en"><head><title>${title} | Acme Docs</title>
+    <meta name="description" content="${SHARED_DESCRIPTION}">${extraHead}</head>
+    <body><nav><a href="/">Home</a><a href="/docs/">Docs</a></nav>
+    <main><h1>${title}</h1><p>${paragraph}</p><h2>Details</h2><p>More words about ${title.toLowerCase()} follow here, enough to be an article body.</p></main>
+    <footer>© Acme</footer></body></html>`;
+}
+
+const SITE: PageInput[] = [
+  {
+    url: 'https://acme.dev/',
+    html: `<html><head><title>Acme Docs</title><meta name="description" content="Guides, API reference and examples for building with Acme widgets."></head>
+      <body><main><h1>Welcome</h1><p>Acme widgets snap together into shelves, racks and whole rooms without any tools.</p></main></body></html>`,
+  },
+  { url: 'https://acme.dev/docs/install', html: docPage('Install', 'Install the Acme CLI with one command on Linux, macOS or Windows.'), lastModified: '2024-03-02' },
+  { url: 'https://acme.dev/docs/configure', html: docPage('Configure', 'Configure widgets with a YAML file checked into your repository.') },
+  { url: 'https://acme.dev/docs/deploy', html: docPage('Deploy', 'Deploy a shelf of widgets to production with zero downtime.') },
+  { url: 'https://acme.dev/api/widgets', html: docPage('Widgets API', 'The Widgets API creates, lists and deletes widgets over HTTPS.') },
+  { url: 'https://acme.dev/api/shelves', html: docPage('Shelves API', 'The Shelves API groups widgets into shelves and reports their load.') },
+  { url: 'https://acme.dev/privacy', html: docPage('Privacy policy', 'We keep as little data about you as we possibly can.') },
+  { url: 'https://acme.dev/docs/install#linux', html: docPage('Install', 'Duplicate of the install page, reached with a fragment.') },
+];
+
+async function* arriving(pages: PageInput[]): AsyncGenerator<PageInput> {
+  for (const page of pages) yield page;
+}
+
+describe('generateLlmsTxt', () => {
+  test('simple: a valid llms.txt from page metadata, with site-wide boilerplate removed', async () => {
+    const progress: GenerationProgress[] = [];
+    const result = await generateLlmsTxt(arriving(SITE), {
+      siteUrl: 'https://acme.dev/',
+      method: 'simple',
+      includeModificationDate: true,
+      fullText: true,
+      onProgress: (p) => progress.push(p),
+    });
+    const document = parseLlmsTxt(result.llmsTxt);
+    assert.equal(document.title, 'Acme Docs');
+    assert.equal(document.summary, 'Guides, API reference and examples for building with Acme widgets.');
+    assert.deepEqual(
+      document.sections.map((section) => [section.name, section.links.map((link) => link.title)]),
+      [
+        ['Overview', ['Acme Docs']],
+        ['Docs', ['Install', 'Configure', 'Deploy']],
+        ['API Reference', ['Widgets API', 'Shelves API']],
+        ['Optional', ['Privacy policy']],
+      ],
+    );
+    const install = document.sections[1].links[0];
+    assert.equal(install.notes, 'Install the Acme CLI with one command on Linux, macOS or Windows. (last modified 2024-03-02)');
+    assert.doesNotMatch(result.llmsTxt, /guides and reference for Acme widgets/, 'the shared meta description is gone');
+    assert.equal(result.stats.pages, 7, 'the URL with a fragment is the same page');
+    assert.equal(result.stats.aiWritten, 0);
+    assert.ok(result.pages.every((page) => page.source === 'metadata'));
+    assert.match(result.llmsFullTxt ?? '', /## Install\n\nSource: https:\/\/acme\.dev\/docs\/install\n\n/);
+    assert.doesNotMatch(result.llmsFullTxt ?? '', /© Acme/);
+    assert.deepEqual(progress.at(-1), { phase: 'render', done: 1, total: 1 });
+    assert.equal(progress.filter((p) => p.phase === 'extract').length, 7);
+  });
+
+  test('enhanced without a provider: key sentences from the built-in describer', async () => {
+    const result = await generateLlmsTxt(SITE, { siteUrl: 'https://acme.dev/', method: 'enhanced' });
+    assert.equal(result.llmsFullTxt, null);
+    const configure = result.pages.find((page) => page.url.endsWith('/configure'));
+    assert.equal(configure?.source, 'extractive');
+    assert.match(configure?.description ?? '', /^Configure widgets with a YAML file checked into your repository\./);
+    parseLlmsTxt(result.llmsTxt);
+  });
+
+  describe('enhanced with a model', () => {
+    let server: FakeLlmServer;
+    before(async () => {
+      server = await startFakeLlmServer();
+    });
+    after(() => server.close());
+
+    test('uses the model’s titles, descriptions, sections and site summary', async () => {
+      const describer = createLlmDescriber({ provider: 'openai-compatible', baseURL: server.baseURL, model: 'fake', batchSize: 4 });
+      const result = await generateLlmsTxt(SITE, { siteUrl: 'https://acme.dev/', method: 'enhanced', describer });
+      assert.equal(result.stats.aiWritten, 7);
+      assert.equal(result.stats.usage.calls, 2);
+      assert.ok(result.stats.usage.totalTokens > 0);
+      const document = parseLlmsTxt(result.llmsTxt);
+      assert.equal(document.title, 'AI Site');
+      assert.equal(document.summary, 'An AI-written summary of the site.');
+      // The model put everything in "Docs"; the privacy page stays optional.
+      assert.deepEqual(document.sections.map((section) => [section.name, section.links.length]), [['Docs', 6], ['Optional', 1]]);
+      assert.equal(document.sections[0].links[1].title, 'AI title: Install');
+    });
+  });
+
+  test('stops when the job is canceled', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('Canceled'));
+    await assert.rejects(generateLlmsTxt(SITE, { siteUrl: 'https://acme.dev/', method: 'simple', signal: controller.signal }), /Canceled/);
+  });
+
+  test('generates for 1,000 pages quickly and keeps only small results', async () => {
+    const sections = ['docs', 'api', 'guides', 'blog', 'examples', 'reference'];
+    function* thousandPages(): Generator<PageInput> {
+      for (let i = 0; i < 1000; i++) {
+        const folder = sections[i % sections.length];
+        const paragraphs = Array.from({ length: 6 }, (_, p) => `<p>Paragraph ${p} of page ${i} explains part ${p} of the ${folder} topic in some detail, with <a href="/x/${p}">a link</a>.</p>`).join('');
+        yield {
+          url: `https://big.dev/${folder}/page-${i}`,
+          html: `<html><head><title>Page ${i} | Big Docs</title><script>${'var x = 1;'.repeat(2000)}</script></head><body><nav>${'<a href="/">nav</a>'.repeat(20)}</nav><main><h1>Page ${i}</h1>${paragraphs}<pre><code class="language-js">run(${i})</code></pre></main></body></html>`,
+          lastModified: null,
+        };
+      }
+    }
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    const result = await generateLlmsTxt(thousandPages(), { siteUrl: 'https://big.dev/', method: 'enhanced', fullText: true });
+    const seconds = (performance.now() - started) / 1000;
+    const heapGrowthMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+    console.log(`1,000 pages: ${seconds.toFixed(1)} s (${(1000 / seconds).toFixed(0)} pages/s), heap +${heapGrowthMb.toFixed(0)} MB, llms-full.txt ${(result.llmsFullTxt!.length / 1e6).toFixed(1)} MB`);
+    assert.equal(result.stats.pages, 1000);
+    assert.equal(parseLlmsTxt(result.llmsTxt).sections.reduce((sum, section) => sum + section.links.length, 0), 1000);
+    assert.ok(seconds < 45, `took ${seconds.toFixed(1)} s`);
+    assert.ok(heapGrowthMb < 300, `heap grew ${heapGrowthMb.toFixed(0)} MB`);
+  });
+});

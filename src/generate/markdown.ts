@@ -1,0 +1,184 @@
+// HTML → markdown with turndown: atx headings, fenced code blocks with their language, GFM
+// tables, and links and images made absolute against the page's URL.
+import TurndownService from 'turndown';
+import { strikethrough, taskListItems } from 'turndown-plugin-gfm';
+
+/** Markdown beyond this is cut at a paragraph boundary (a page's main content rarely comes close). */
+export const MAX_MARKDOWN_CHARS = 100_000;
+
+type Element = HTMLElement;
+
+const REMOVED_TAGS = [
+  'script', 'style', 'noscript', 'iframe', 'form', 'button', 'input', 'select', 'textarea', 'svg',
+  'canvas', 'object', 'embed', 'template', 'dialog', 'link', 'meta',
+] as const;
+
+/**
+ * Converts an element's content to clean markdown. `baseUrl` is the URL relative links resolve
+ * against: the page URL, or its `<base href>` resolved against it.
+ */
+export function htmlToMarkdown(root: Element, baseUrl: string, maxChars = MAX_MARKDOWN_CHARS): string {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    hr: '---',
+  });
+  service.use([strikethrough, taskListItems]);
+  service.remove([...REMOVED_TAGS] as TurndownService.TagName[]);
+  addTableRules(service);
+  service.addRule('emptyHeading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = content.replace(/\s+/g, ' ').trim();
+      if (!text) return '';
+      return `\n\n${'#'.repeat(Number(node.nodeName.charAt(1)))} ${text}\n\n`;
+    },
+  });
+  service.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node) => {
+      // Turndown pads markers to four columns ("-   item"); one space reads better.
+      const parent = node.parentNode as HTMLElement | null;
+      let prefix = '- ';
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? 1) || 1;
+        prefix = `${start + [...parent.children].indexOf(node)}. `;
+      }
+      const isParagraph = /\n$/.test(content);
+      const body = content.replace(/^\n+|\n+$/g, '') + (isParagraph ? '\n' : '');
+      return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (node.nextSibling ? '\n' : '');
+    },
+  });
+  service.addRule('codeBlock', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => fencedCode(node, codeLanguage(node)),
+  });
+  service.addRule('absoluteLink', {
+    filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
+    replacement: (content, node) => {
+      const text = content.replace(/\s*\n\s*/g, ' ').trim();
+      const href = resolveUrl(node.getAttribute('href'), baseUrl, ['http:', 'https:', 'mailto:']);
+      if (!text) return '';
+      return href ? `[${text}](${markdownUrl(href)})` : text;
+    },
+  });
+  service.addRule('absoluteImage', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const source = node.getAttribute('src') || node.getAttribute('data-src');
+      const src = resolveUrl(source, baseUrl, ['http:', 'https:']);
+      if (!src || node.getAttribute('width') === '1' || node.getAttribute('height') === '1') return '';
+      const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').replace(/[[\]]/g, '').trim();
+      return `![${alt}](${markdownUrl(src)})`;
+    },
+  });
+  return tidyMarkdown(service.turndown(root), maxChars);
+}
+
+/** Resolves a link against the base URL; null for empty, unparseable or unwanted schemes (javascript:, data:). */
+export function resolveUrl(href: string | null, baseUrl: string, schemes: readonly string[]): string | null {
+  if (!href || !href.trim()) return null;
+  try {
+    const url = new URL(href.trim(), baseUrl);
+    return schemes.includes(url.protocol) ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parentheses and spaces would end or break a markdown link target. */
+function markdownUrl(url: string): string {
+  return url.replace(/\s/g, '%20').replace(/\(/g, '%28').replace(/\)/g, '%29');
+}
+
+function codeLanguage(pre: Element): string {
+  const candidates = [pre.querySelector('code'), pre, pre.parentElement, pre.parentElement?.parentElement];
+  for (const element of candidates) {
+    const className = element?.getAttribute('class') ?? '';
+    const match =
+      /(?:^|\s)(?:language|lang|highlight(?:-source)?)-([\w+#-]+)/.exec(className) ??
+      /\bbrush:\s*([\w+#-]+)/.exec(className) ??
+      /(?:^|\s)sourceCode\s+([\w+#-]+)/.exec(className);
+    if (match && !/^(?:none|text|default|plaintext)$/i.test(match[1])) return match[1].toLowerCase();
+    const dataLang = element?.getAttribute('data-lang') ?? element?.getAttribute('data-language');
+    if (dataLang) return dataLang.toLowerCase();
+  }
+  return '';
+}
+
+function fencedCode(pre: Element, language: string): string {
+  const code = (pre.textContent ?? '').replace(/^\n+|\s+$/g, '');
+  if (!code) return '';
+  // A fence longer than any run of backticks inside the code.
+  const longestRun = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longestRun + 1));
+  return `\n\n${fence}${language}\n${code}\n${fence}\n\n`;
+}
+
+// Tables become GFM tables (first row as header); layout tables (nested tables, a single cell)
+// become their cells' content.
+function addTableRules(service: TurndownService): void {
+  const layoutTables = new WeakMap<Element, boolean>();
+  const isLayout = (table: Element | null): boolean => {
+    if (!table) return true;
+    let layout = layoutTables.get(table);
+    if (layout === undefined) {
+      const cells = table.querySelectorAll('td, th').length;
+      layout = table.querySelector('table') !== null || cells <= 1;
+      layoutTables.set(table, layout);
+    }
+    return layout;
+  };
+  const tableOf = (node: Element): Element | null => node.closest('table') as Element | null;
+
+  service.addRule('tableCell', {
+    filter: ['th', 'td'],
+    replacement: (content, node) => {
+      if (isLayout(tableOf(node))) return `\n\n${content}\n\n`;
+      return ` ${content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim()} |`;
+    },
+  });
+  service.addRule('tableRow', {
+    filter: 'tr',
+    replacement: (content, node) => (isLayout(tableOf(node)) ? content : `\n|${content}`),
+  });
+  service.addRule('tableSection', {
+    filter: ['thead', 'tbody', 'tfoot'],
+    replacement: (content) => content,
+  });
+  service.addRule('tableCaption', { filter: 'caption', replacement: () => '' });
+  service.addRule('table', {
+    filter: 'table',
+    replacement: (content, node) => {
+      if (isLayout(node)) return `\n\n${content}\n\n`;
+      const rows = content.split('\n').filter((row) => row.startsWith('|'));
+      if (rows.length === 0) return '';
+      const columns = Math.max(...rows.map((row) => row.split(/(?<!\\)\|/).length - 2));
+      const pad = (row: string) => row + ' |'.repeat(Math.max(0, columns - (row.split(/(?<!\\)\|/).length - 2)));
+      const separator = `|${' --- |'.repeat(columns)}`;
+      const caption = node.querySelector('caption')?.textContent?.replace(/\s+/g, ' ').trim();
+      const lines = [pad(rows[0]), separator, ...rows.slice(1).map(pad)];
+      return `\n\n${caption ? `${caption}\n\n` : ''}${lines.join('\n')}\n\n`;
+    },
+  });
+}
+
+/** Normalizes blank lines and trailing spaces, and bounds the size at a paragraph boundary. */
+export function tidyMarkdown(markdown: string, maxChars = MAX_MARKDOWN_CHARS): string {
+  let text = markdown
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+  if (text.length > maxChars) {
+    const cut = text.lastIndexOf('\n\n', maxChars);
+    text = text.slice(0, cut > maxChars / 2 ? cut : maxChars).trimEnd();
+    // Close a code block the cut left open.
+    const fences = text.match(/^(`{3,}|~{3,})/gm) ?? [];
+    if (fences.length % 2 === 1) text += `\n${fences[fences.length - 1]}`;
+    text += '\n\n[…]';
+  }
+  return text;
+}

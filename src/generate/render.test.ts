@@ -1,0 +1,103 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { demoteHeadings, formatDate, renderLlmsFullTxt, renderLlmsTxt } from './render.js';
+import { parseLlmsTxt } from './testing/llms-txt-parser.js';
+import type { DescribedPage } from './types.js';
+
+function described(url: string, title: string, description: string, extra: Partial<DescribedPage> = {}): DescribedPage {
+  return { url, title, description, markdown: `Content of ${title}.`, lastModified: null, optional: false, source: 'metadata', ...extra };
+}
+
+const SITE = { name: 'Acme', summary: 'Acme builds widgets.\nThey snap together.' };
+const PAGES: DescribedPage[] = [
+  described('https://acme.dev/', 'Acme', 'Widgets that snap together.'),
+  described('https://acme.dev/docs/install', 'Install', 'Install the CLI.', { lastModified: '2024-05-01T10:00:00+02:00' }),
+  described('https://acme.dev/docs/configure', 'Configure [advanced]', 'Settings\nand flags.'),
+  described('https://acme.dev/docs/', 'Docs home', ''),
+  described('https://acme.dev/blog/launch', 'We launched', 'The story of the launch.'),
+  described('https://acme.dev/blog/tag/news', 'News tag', 'Posts tagged news.', { optional: true }),
+  described('https://acme.dev/privacy', 'Privacy policy', 'How we handle data.', { optional: true }),
+];
+
+describe('renderLlmsTxt', () => {
+  test('renders the llmstxt.org structure that a strict parser reads back', () => {
+    const text = renderLlmsTxt(SITE, PAGES);
+    const document = parseLlmsTxt(text);
+    assert.equal(document.title, 'Acme');
+    assert.equal(document.summary, 'Acme builds widgets. They snap together.');
+    assert.deepEqual(
+      document.sections.map((section) => [section.name, section.links.map((link) => link.url)]),
+      [
+        ['Overview', ['https://acme.dev/', 'https://acme.dev/blog/launch']],
+        ['Docs', ['https://acme.dev/docs/', 'https://acme.dev/docs/install', 'https://acme.dev/docs/configure']],
+        ['Optional', ['https://acme.dev/blog/tag/news', 'https://acme.dev/privacy']],
+      ],
+    );
+    const configure = document.sections[1].links[2];
+    assert.equal(configure.title, 'Configure [advanced]');
+    assert.equal(configure.notes, 'Settings and flags.');
+    assert.equal(document.sections[1].links[0].notes, null);
+  });
+
+  test('writes exact lines', () => {
+    const text = renderLlmsTxt({ name: 'Acme', summary: 'Widgets.' }, [described('https://acme.dev/a (1)', 'A ]b[', 'Notes.')]);
+    assert.equal(text, '# Acme\n\n> Widgets.\n\n## Pages\n\n- [A \\]b\\[](https://acme.dev/a%20%281%29): Notes.\n');
+  });
+
+  test('appends the sitemap date when asked', () => {
+    const text = renderLlmsTxt(SITE, PAGES, { includeModificationDate: true });
+    assert.match(text, /- \[Install\]\(https:\/\/acme\.dev\/docs\/install\): Install the CLI\. \(last modified 2024-05-01\)/);
+    const withoutDescription = renderLlmsTxt(SITE, [described('https://acme.dev/', 'Home', '', { lastModified: 'Wed, 01 May 2024 10:00:00 GMT' })], { includeModificationDate: true });
+    assert.match(withoutDescription, /- \[Home\]\(https:\/\/acme\.dev\/\): Last modified 2024-05-01/);
+    assert.doesNotMatch(renderLlmsTxt(SITE, PAGES), /last modified/i);
+  });
+
+  test('renders details as paragraphs without headings, and omits an empty summary', () => {
+    const text = renderLlmsTxt({ name: 'Acme', summary: '', details: '## Not a heading\nFirst paragraph.\n\nSecond.' }, PAGES.slice(0, 1));
+    assert.ok(text.startsWith('# Acme\n\nNot a heading First paragraph.\n\nSecond.\n\n## Pages\n'), text);
+    assert.equal(parseLlmsTxt(text).summary, null);
+  });
+
+  test('a site without pages is just its header', () => {
+    assert.equal(renderLlmsTxt({ name: 'Acme', summary: 'Widgets.' }, []), '# Acme\n\n> Widgets.\n');
+  });
+
+  test('stays parseable for a realistic 300-page site with hostile titles', () => {
+    const pages: DescribedPage[] = [];
+    const folders = ['docs', 'api', 'guides', 'blog', 'examples'];
+    for (let i = 0; i < 300; i++) {
+      const folder = folders[i % folders.length];
+      pages.push(described(`https://acme.dev/${folder}/page-${i}`, `Page ${i} [${folder}] \\ (draft)\n`, `Line one\nline two ] [ ${i}`, { optional: i % 37 === 0 }));
+    }
+    const document = parseLlmsTxt(renderLlmsTxt(SITE, pages));
+    assert.equal(document.sections.reduce((sum, section) => sum + section.links.length, 0), 300);
+    assert.equal(document.sections.at(-1)?.name, 'Optional');
+    assert.equal(document.sections[1].links.find((link) => link.url.endsWith('/page-1'))?.title, 'Page 1 [api] \\ (draft)');
+  });
+});
+
+describe('renderLlmsFullTxt', () => {
+  test('puts each page under its title with its source, headings nested below', () => {
+    const pages = [
+      described('https://acme.dev/', 'Acme', '', { markdown: '# Acme\n\nWelcome.\n\n## Start\n\n```md\n# not a heading\n```' }),
+      described('https://acme.dev/docs/a', 'A', 'Fallback text.', { markdown: '' }),
+    ];
+    const text = renderLlmsFullTxt({ name: 'Acme', summary: 'Widgets.' }, pages);
+    assert.equal(
+      text,
+      '# Acme\n\n> Widgets.\n\n---\n\n## Acme\n\nSource: https://acme.dev/\n\nWelcome.\n\n#### Start\n\n```md\n# not a heading\n```\n\n---\n\n## A\n\nSource: https://acme.dev/docs/a\n\nFallback text.\n',
+    );
+  });
+});
+
+test('demoteHeadings caps at six levels and leaves code alone', () => {
+  assert.equal(demoteHeadings('##### Deep\n~~~\n# code\n~~~\n# Top', 2), '###### Deep\n~~~\n# code\n~~~\n### Top');
+});
+
+test('formatDate reads W3C and HTTP dates and rejects garbage', () => {
+  assert.equal(formatDate('2024-05-01'), '2024-05-01');
+  assert.equal(formatDate('2024-05-01T23:59:00Z'), '2024-05-01');
+  assert.equal(formatDate('Wed, 01 May 2024 10:00:00 GMT'), '2024-05-01');
+  assert.equal(formatDate('yesterday'), null);
+  assert.equal(formatDate(null), null);
+});

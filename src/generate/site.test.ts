@@ -1,0 +1,82 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ExtractedPage } from './extract.js';
+import { inferSite, refineSimplePages } from './site.js';
+
+function extracted(url: string, fields: Partial<ExtractedPage> = {}): ExtractedPage {
+  return {
+    url,
+    title: 'Untitled',
+    fullTitle: null,
+    description: '',
+    descriptionSource: 'none',
+    metaDescription: null,
+    siteName: null,
+    lang: 'en',
+    markdown: '',
+    firstParagraph: '',
+    h1: null,
+    headings: [],
+    truncated: false,
+    ...fields,
+  };
+}
+
+const SHARED = 'Acme Docs: everything about Acme widgets.';
+
+describe('refineSimplePages', () => {
+  test('drops the title suffix most pages share', () => {
+    const pages = ['Install', 'Configure', 'Deploy'].map((title) => extracted(`https://acme.dev/${title}`, { title: `${title} | Acme Docs` }));
+    assert.deepEqual(refineSimplePages(pages).map((page) => page.title), ['Install', 'Configure', 'Deploy']);
+  });
+
+  test('replaces a site-wide meta description with the page’s first paragraph', () => {
+    const pages = [
+      extracted('https://acme.dev/a', { title: 'A', metaDescription: SHARED, description: SHARED, firstParagraph: 'Page A explains how widgets snap together.' }),
+      extracted('https://acme.dev/b', { title: 'B', metaDescription: SHARED, description: SHARED, firstParagraph: '' }),
+      extracted('https://acme.dev/c', { title: 'C', metaDescription: 'Page C has its own description.', description: 'Page C has its own description.' }),
+    ];
+    assert.deepEqual(refineSimplePages(pages).map((page) => page.description), ['Page A explains how widgets snap together.', '', 'Page C has its own description.']);
+  });
+
+  test('replaces a title most pages share with their h1 or URL', () => {
+    const pages = [
+      extracted('https://acme.dev/install', { title: 'Acme', h1: 'Install Acme' }),
+      extracted('https://acme.dev/deploy-guide', { title: 'Acme' }),
+      extracted('https://acme.dev/c', { title: 'Configuring' }),
+    ];
+    assert.deepEqual(refineSimplePages(pages).map((page) => page.title), ['Install Acme', 'Deploy guide', 'Configuring']);
+  });
+
+  test('clears a paragraph every page starts with', () => {
+    const banner = 'We use cookies to improve your experience on this website and our services.';
+    const pages = ['a', 'b', 'c'].map((name) => extracted(`https://acme.dev/${name}`, { title: name, description: banner }));
+    assert.deepEqual(refineSimplePages(pages).map((page) => page.description), ['', '', '']);
+  });
+});
+
+describe('inferSite', () => {
+  test('names the site from og:site_name and summarizes it with the home page description', () => {
+    const site = inferSite('https://acme.dev/', [
+      extracted('https://acme.dev/docs/a', { siteName: 'Acme' }),
+      extracted('https://acme.dev/', { siteName: 'Acme', metaDescription: 'Acme builds widgets that snap together.' }),
+    ]);
+    assert.deepEqual(site, { name: 'Acme', summary: 'Acme builds widgets that snap together.' });
+  });
+
+  test('falls back to the shared title suffix, then the home title, then the host', () => {
+    const titled = ['Install | Acme Docs', 'Deploy | Acme Docs', 'API | Acme Docs'].map((title, i) => extracted(`https://acme.dev/${i}`, { title }));
+    assert.equal(inferSite('https://acme.dev/', titled).name, 'Acme Docs');
+    assert.equal(inferSite('https://acme.dev/', [extracted('https://acme.dev/', { title: 'Acme — Widgets for all' })]).name, 'Acme');
+    assert.equal(inferSite('https://www.acme.dev/', []).name, 'acme.dev');
+  });
+
+  test('summarizes with the home page’s first paragraph, else the description pages share', () => {
+    assert.equal(
+      inferSite('https://acme.dev/', [extracted('https://acme.dev/', { firstParagraph: 'Acme makes widgets. They snap together. Buy some today, or read the docs first.' })]).summary,
+      'Acme makes widgets. They snap together. Buy some today, or read the docs first.',
+    );
+    const pages = [extracted('https://acme.dev/a', { metaDescription: SHARED }), extracted('https://acme.dev/b', { metaDescription: SHARED })];
+    assert.equal(inferSite('https://acme.dev/', pages).summary, SHARED);
+  });
+});

@@ -1,0 +1,59 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord } from './text.js';
+
+describe('splitSentences', () => {
+  test('splits prose at sentence ends', () => {
+    assert.deepEqual(splitSentences('First one. Second one! Third? Yes.'), ['First one.', 'Second one!', 'Third?', 'Yes.']);
+  });
+
+  test('keeps abbreviations, initials and version numbers inside their sentence', () => {
+    assert.deepEqual(splitSentences('Use tools, e.g. Make or Ninja. Written by J. R. Smith in v3.11 days. Done.'), [
+      'Use tools, e.g. Make or Ninja.',
+      'Written by J. R. Smith in v3.11 days.',
+      'Done.',
+    ]);
+  });
+
+  test('splits at Chinese and Japanese full stops', () => {
+    assert.deepEqual(splitSentences('犬が橋を渡った。川に犬がいた。'), ['犬が橋を渡った。', '川に犬がいた。']);
+  });
+});
+
+describe('summarizeToSentences', () => {
+  test('leaves short text alone', () => {
+    assert.equal(summarizeToSentences('  A short  text. '), 'A short text.');
+  });
+
+  test('keeps whole sentences that fit', () => {
+    const text = `${'A first sentence that is fairly long. '.repeat(1)}A second one. ${'Then a third sentence that would not fit anymore. '.repeat(5)}`;
+    assert.equal(summarizeToSentences(text, 60), 'A first sentence that is fairly long. A second one.');
+  });
+
+  test('cuts one long sentence at a word boundary with an ellipsis', () => {
+    const result = summarizeToSentences('word '.repeat(100), 50);
+    assert.ok(result.length <= 50, result);
+    assert.match(result, /^word( word)*…$/);
+  });
+});
+
+test('truncateAtWord never cuts a word in half', () => {
+  assert.equal(truncateAtWord('alpha beta gamma delta', 15), 'alpha beta…');
+  assert.equal(truncateAtWord('short', 15), 'short');
+});
+
+test('decodeEntities decodes what a site escaped twice', () => {
+  assert.equal(decodeEntities('Tom &amp; Jerry &#8212; &#x41;&quot;'), 'Tom & Jerry — A"');
+  assert.equal(decodeEntities('&unknown; stays'), '&unknown; stays');
+});
+
+test('tokenOverlap is 1 for the same words and 0 for none shared', () => {
+  assert.equal(tokenOverlap('The cat sat', 'the CAT sat'), 1);
+  assert.equal(tokenOverlap('alpha', 'beta'), 0);
+  assert.ok(tokenOverlap('one two three four', 'one two three five') === 0.75);
+});
+
+test('normalizeWhitespace collapses newlines and tabs', () => {
+  assert.equal(normalizeWhitespace('\n a\t\tb \n c '), 'a b c');
+  assert.equal(normalizeWhitespace(null), '');
+});

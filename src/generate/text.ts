@@ -1,0 +1,115 @@
+// Small text helpers shared by extraction, description and rendering.
+
+/** Collapses every run of whitespace (including newlines) to one space and trims. */
+export function normalizeWhitespace(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
+  ndash: '–', mdash: '—', hellip: '…', laquo: '«', raquo: '»',
+  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', middot: '·', bull: '•', copy: '©', reg: '®', trade: '™',
+};
+
+/**
+ * Decodes the HTML entities left in attribute values that sites escaped twice
+ * (`content="Tom &amp;amp; Jerry"`), which the HTML parser decodes only once.
+ */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, entity: string) => {
+    if (entity[0] === '#') {
+      const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+      const valid = code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+      return String.fromCodePoint(valid ? code : 0xfffd);
+    }
+    return NAMED_ENTITIES[entity.toLowerCase()] ?? whole;
+  });
+}
+
+// Abbreviations after which a period does not end a sentence.
+const ABBREVIATIONS = new Set([
+  'e.g', 'i.e', 'etc', 'vs', 'cf', 'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'no', 'fig', 'approx',
+  'inc', 'ltd', 'co', 'corp', 'dept', 'est', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept',
+  'oct', 'nov', 'dec', 'u.s', 'u.k', 'p', 'pp', 'vol', 'ed', 'al',
+]);
+
+/** Splits prose into sentences (Latin punctuation and CJK full stops), keeping abbreviations intact. */
+export function splitSentences(text: string): string[] {
+  const source = normalizeWhitespace(text);
+  if (!source) return [];
+  const pieces = source.split(/(?<=[.!?…]["'”’)\]]*)\s+(?=["'“‘(\[¿¡]?[\p{Lu}\p{N}])|(?<=[。！？])/u);
+  const sentences: string[] = [];
+  for (const piece of pieces) {
+    const previous = sentences[sentences.length - 1];
+    if (previous !== undefined && endsWithAbbreviation(previous)) {
+      sentences[sentences.length - 1] = `${previous} ${piece}`;
+    } else {
+      sentences.push(piece);
+    }
+  }
+  return sentences.map((s) => s.trim()).filter(Boolean);
+}
+
+function endsWithAbbreviation(sentence: string): boolean {
+  const match = /(?:^|\s)\(?([\p{L}.]+)\.$/u.exec(sentence);
+  if (!match) return false;
+  const word = match[1].toLowerCase();
+  // A single capital letter followed by a period is an initial ("J. R. R. Tolkien").
+  return ABBREVIATIONS.has(word) || /^\p{Lu}$/u.test(match[1]);
+}
+
+/** Cuts text at the last word boundary before `max` characters and marks the cut with an ellipsis. */
+export function truncateAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const slice = text.slice(0, max - 1);
+  const lastSpace = slice.lastIndexOf(' ');
+  const cut = lastSpace > max * 0.6 ? slice.slice(0, lastSpace) : slice;
+  return `${cut.replace(/[\s,;:–—-]+$/u, '')}…`;
+}
+
+/**
+ * Shortens prose to one or two whole sentences that fit in `max` characters; a first sentence
+ * longer than that is cut at a word boundary.
+ */
+export function summarizeToSentences(text: string, max = 200): string {
+  const clean = normalizeWhitespace(text);
+  if (clean.length <= max) return clean;
+  const sentences = splitSentences(clean);
+  let result = '';
+  for (const sentence of sentences.slice(0, 2)) {
+    const candidate = result ? `${result} ${sentence}` : sentence;
+    if (candidate.length > max) break;
+    result = candidate;
+  }
+  return result || truncateAtWord(sentences[0] ?? clean, max);
+}
+
+/** Lowercased word tokens (letters and digits, any script). */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+}
+
+/** Dice coefficient of the two texts' token multisets: 1 for the same words, 0 for none shared. */
+export function tokenOverlap(a: string, b: string): number {
+  const left = tokenize(a);
+  const right = tokenize(b);
+  if (left.length === 0 && right.length === 0) return 1;
+  if (left.length === 0 || right.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const token of left) counts.set(token, (counts.get(token) ?? 0) + 1);
+  let shared = 0;
+  for (const token of right) {
+    const count = counts.get(token) ?? 0;
+    if (count > 0) {
+      shared++;
+      counts.set(token, count - 1);
+    }
+  }
+  return (2 * shared) / (left.length + right.length);
+}
+
+/** Lowercase letters and digits only: "GitHub Docs" and "github-docs" compare equal. */
+export function compactKey(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}

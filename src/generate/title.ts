@@ -1,0 +1,126 @@
+// Page titles: removing the " | Site name" part that pages repeat, on one page or across a site.
+import { compactKey, normalizeWhitespace } from './text.js';
+
+// A separator needs a space on both sides, so "e-mail" or "Node.js/Deno" stay whole.
+const SEPARATOR = /\s+(?:[|\-–—·•»>\/\\:~]|::)\s+/u;
+const SEPARATOR_GLOBAL = new RegExp(SEPARATOR.source, 'gu');
+
+/** Splits "A | B – C" into ["A", "B", "C"]; a title without separators gives one part. */
+export function titleParts(title: string): string[] {
+  return title.split(SEPARATOR).map((part) => part.trim()).filter(Boolean);
+}
+
+/**
+ * Whether a title part names the site: it equals one of the known names or the main label of
+ * the host ("GitHub" for docs.github.com), or (loosely) one starts with the other.
+ */
+export function isSiteNamePart(part: string, siteNames: readonly string[], loose = true): boolean {
+  const key = compactKey(part);
+  if (key.length < 2) return false;
+  return siteNames.some((name) => {
+    const nameKey = compactKey(name);
+    if (nameKey.length < 2) return false;
+    if (nameKey === key) return true;
+    // Loosely, "GitHub Docs" names the site github.com too.
+    return loose && key.length >= 4 && nameKey.length >= 4 && (nameKey.startsWith(key) || key.startsWith(nameKey));
+  });
+}
+
+/** Names a page's host stands for: "docs.github.com" gives "github" and "docs.github.com". */
+export function hostNames(url: string): string[] {
+  try {
+    const host = new URL(url).hostname.replace(/^www\d?\./, '');
+    const labels = host.split('.');
+    const main = labels.length >= 2 ? labels[labels.length - 2] : labels[0];
+    return [host, main].filter((name): name is string => Boolean(name));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Removes leading or trailing title parts that repeat the site's name:
+ * "Install | Acme Docs" → "Install" when the site is "Acme Docs". Never empties the title.
+ */
+export function stripSiteName(title: string, siteNames: readonly string[]): string {
+  const clean = normalizeWhitespace(title);
+  const separators = [...clean.matchAll(SEPARATOR_GLOBAL)];
+  if (separators.length === 0) return clean;
+  // Trailing part(s): cut at the first separator after which every part names the site.
+  for (const separator of separators) {
+    const tail = clean.slice(separator.index + separator[0].length);
+    if (titleParts(tail).every((part) => isSiteNamePart(part, siteNames))) {
+      const head = clean.slice(0, separator.index).trim();
+      return head ? stripSiteName(head, siteNames) : clean;
+    }
+  }
+  const first = separators[0];
+  const head = clean.slice(0, first.index);
+  // A leading part must name the site exactly: "React Hooks - Overview" keeps "React Hooks".
+  if (isSiteNamePart(head, siteNames, false)) {
+    const rest = clean.slice(first.index + first[0].length).trim();
+    if (rest) return rest;
+  }
+  return clean;
+}
+
+/**
+ * Finds a title prefix or suffix that most pages of a site share ("… | Acme Docs"): that is the
+ * site's name as its pages spell it. Needs at least 3 titles, half of them sharing it.
+ */
+export function findCommonTitleAffix(titles: readonly string[]): string | null {
+  if (titles.length < 3) return null;
+  const counts = new Map<string, { text: string; count: number }>();
+  for (const title of titles) {
+    const parts = titleParts(normalizeWhitespace(title));
+    if (parts.length < 2) continue;
+    const seen = new Set<string>();
+    for (const part of [parts[0], parts[parts.length - 1]]) {
+      const key = compactKey(part);
+      if (!key || seen.has(key)) continue;
+      seen.add(key);
+      const entry = counts.get(key) ?? { text: part, count: 0 };
+      entry.count++;
+      counts.set(key, entry);
+    }
+  }
+  let best: { text: string; count: number } | null = null;
+  for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
+  return best && best.count >= Math.max(3, titles.length / 2) ? best.text : null;
+}
+
+// Separators of a <title>'s parts; a colon is not one here ("Python: Lists" is one title).
+const DOCUMENT_TITLE_SEPARATOR = /\s+[|\-–—\\\/>»·•]\s+/gu;
+const HIERARCHY_SEPARATOR = /\s[\\\/>»]\s/u;
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/**
+ * Readability's rule for a page's <title> (used when the page has no og:title): drop the last
+ * " | part" (usually the site), or the first one when too little is left; a result of four
+ * words or fewer that lost more than one word falls back to the whole title. A title that is
+ * very short or very long gives way to the page's only <h1>.
+ */
+export function trimDocumentTitle(title: string, onlyH1: string | null): string {
+  const original = normalizeWhitespace(title);
+  const separators = [...original.matchAll(DOCUMENT_TITLE_SEPARATOR)];
+  let current = original;
+  const hierarchical = HIERARCHY_SEPARATOR.test(original);
+  if (separators.length > 0) {
+    const last = separators[separators.length - 1];
+    current = original.slice(0, last.index);
+    if (wordCount(current) < 3) {
+      const first = separators[0];
+      current = original.slice(first.index + first[0].length);
+    }
+  } else if ((original.length > 150 || original.length < 15) && onlyH1) {
+    current = onlyH1;
+  }
+  current = normalizeWhitespace(current);
+  const words = wordCount(current);
+  const wordsWithoutSeparators = wordCount(original.replace(/[|\-–—\\\/>»·•]+/gu, ''));
+  if (words <= 4 && (!hierarchical || words !== wordsWithoutSeparators - 1)) return original;
+  return current;
+}

@@ -1,0 +1,46 @@
+// Types shared across the generator core.
+
+/** One fetched page, as the crawler hands it over. */
+export interface PageInput {
+  /** Final URL, after redirects. */
+  url: string;
+  /** Decoded HTML. */
+  html: string;
+  /** The sitemap's lastmod for this URL, when it had one. */
+  lastModified?: string | null;
+}
+
+/** Who wrote a page's title and description. */
+export type DescriptionSource = 'metadata' | 'extractive' | 'ai' | 'fallback';
+
+/** A page ready to be rendered into llms.txt and llms-full.txt. */
+export interface DescribedPage {
+  url: string;
+  title: string;
+  description: string;
+  /** Section chosen by the describer (enhanced mode); without it the URL path decides. */
+  section?: string | null;
+  markdown: string;
+  lastModified: string | null;
+  /** Low-value page (archive, legal, changelog, old version…): listed under `## Optional`. */
+  optional: boolean;
+  /**
+   * `metadata`: the simple method's meta description or first paragraph; `extractive`: key
+   * sentences from the built-in describer; `ai`: written by the model; `fallback`: the describer
+   * had nothing usable (a failed model batch, a spent token budget, a page without prose), so
+   * the simple title and description stand in.
+   */
+  source: DescriptionSource;
+}
+
+/** The site's header in llms.txt. */
+export interface SiteSummary {
+  /** Becomes the `# H1`. */
+  name: string;
+  /** Becomes the `> blockquote`. */
+  summary: string;
+  /** Optional paragraph(s) after the blockquote (no headings). */
+  details?: string | null;
+}
+
+export type GenerationMethod = 'simple' | 'enhanced';
