@@ -42,7 +42,9 @@ export async function authRoutes(app: App, { database, clock, config }: AppDeps)
       schema: {
         tags: ['Auth'],
         summary: 'Rotate a refresh token: the one sent is spent, a new set is returned',
-        body: Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        // Generous cap: any string that is not a token we issued (an access token sent by mistake too)
+        // is an invalid token, 401 per the contract, not a 400.
+        body: Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
         response: { 200: TokenResponse },
       },
     },

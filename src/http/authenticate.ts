@@ -22,7 +22,8 @@ const securityByRequirement: Record<Exclude<AuthRequirement, 'none'>, object[]> 
 /**
  * Resolves `Authorization: Bearer …` into `request.caller` for every route whose config names an
  * auth requirement. It runs before the body is read, so an anonymous caller learns nothing about
- * what the route would have accepted.
+ * what the route would have accepted, and after the rate limits (route-level `onRequest` hooks),
+ * so refused credentials count against the caller's budget and the per-IP limit on login holds.
  */
 export function registerAuthentication(app: App, deps: AuthDeps): void {
   app.decorateRequest('caller', null);
@@ -34,7 +35,7 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('preParsing', async (request) => {
     const config = request.routeOptions.config;
     const requirement = config.auth ?? 'none';
     if (requirement === 'none') return;

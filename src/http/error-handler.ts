@@ -44,6 +44,20 @@ export function acceptEmptyJsonBodies(app: App): void {
   });
 }
 
+/**
+ * Errors Fastify answers before any route or hook runs (a badly %-encoded path, a path parameter over
+ * the router's length cap): the same `{message}` shape, and a 400 like any other bad input.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? errors.validation('the path is not a valid URL component')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? errors.validation('a path parameter is too long')
+        : errors.internal();
+  reply.code(apiError.statusCode).send({ message: apiError.message });
+}
+
 /** Turns every error into `{message}` with its status; only real faults are 5xx, and they are logged. */
 export function registerErrorHandling(app: App): void {
   app.setErrorHandler((error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) => {
