@@ -48,7 +48,9 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   const app = Fastify({
     logger,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only behind a proxy that sets X-Forwarded-For may it be trusted; otherwise any client could
+    // pick its own address and walk around the per-IP limits.
+    trustProxy: deps.config.trustProxy,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -6,6 +6,8 @@ import { join, resolve } from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /** Read the client address from X-Forwarded-For (only behind a proxy that sets it). */
+  trustProxy: boolean;
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -140,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host,
+    trustProxy: boolean(env, 'TRUST_PROXY'),
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),

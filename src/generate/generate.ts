@@ -20,6 +20,10 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   onProgress?: (progress: GenerationProgress) => void;
   extract?: ExtractOptions;
+  /** Extracts a page elsewhere (a worker thread, see extract-pool.ts); inline when omitted. */
+  extractor?: (page: PageInput, url: string) => Promise<ExtractedPage>;
+  /** Pages handed to `extractor` at once. Default 4. */
+  extractorConcurrency?: number;
 }
 
 export interface GenerationProgress {
@@ -40,6 +44,7 @@ export interface GenerationStats {
   extractionFailures: number;
   /** Why model batches fell back, for the job's log. */
   errors: string[];
+  /** Wall time of reading the pages, arrival included (pages stream in while the site is crawled). */
   extractMs: number;
 }
 
@@ -61,21 +66,37 @@ export async function generateLlmsTxt(
   options: GenerateOptions,
 ): Promise<GenerationResult> {
   const { signal, onProgress } = options;
-  const extracted: (ExtractedPage & { lastModified: string | null })[] = [];
+  const extractOne = options.extractor ?? (async (page: PageInput, url: string) => extractPage(page.html, url, options.extract));
+  // With an extractor off the main thread, several pages are read at once; inline, one at a time.
+  const maxInFlight = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
+  const slots: Promise<ExtractedPage & { lastModified: string | null }>[] = [];
+  const inFlight = new Set<Promise<unknown>>();
   const seen = new Set<string>();
   let extractionFailures = 0;
-  let extractMs = 0;
+  let done = 0;
+  const started = performance.now();
   for await (const page of input) {
     signal?.throwIfAborted();
     const url = page.url.replace(/#.*$/, '');
     if (seen.has(url)) continue;
     seen.add(url);
-    const started = performance.now();
-    extracted.push({ ...safeExtract(page, url, options.extract, () => extractionFailures++), lastModified: page.lastModified ?? null });
-    extractMs += performance.now() - started;
-    onProgress?.({ phase: 'extract', done: extracted.length, total: null });
-    await yieldToEventLoop();
+    const slot = extractOne(page, url)
+      .catch(() => {
+        extractionFailures++;
+        return unreadablePage(url);
+      })
+      .then((extracted) => {
+        onProgress?.({ phase: 'extract', done: ++done, total: null });
+        return { ...extracted, lastModified: page.lastModified ?? null };
+      });
+    slots.push(slot);
+    inFlight.add(slot);
+    void slot.finally(() => inFlight.delete(slot));
+    if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    if (!options.extractor) await yieldToEventLoop();
   }
+  const extracted = await Promise.all(slots);
+  const extractMs = performance.now() - started;
   const result = await generateFromExtracted(extracted, options);
   return { ...result, stats: { ...result.stats, extractionFailures, extractMs: Math.round(extractMs) } };
 }
@@ -147,25 +168,20 @@ export async function generateFromExtracted(
 }
 
 /** A page whose extraction throws still gets listed, titled from its URL. */
-function safeExtract(page: PageInput, url: string, options: ExtractOptions | undefined, onFailure: () => void): ExtractedPage {
-  try {
-    return extractPage(page.html, url, options);
-  } catch {
-    onFailure();
-    return {
-      url,
-      title: titleFromUrl(url),
-      fullTitle: null,
-      description: '',
-      descriptionSource: 'none',
-      metaDescription: null,
-      siteName: null,
-      lang: null,
-      markdown: '',
-      firstParagraph: '',
-      h1: null,
-      headings: [],
-      truncated: false,
-    };
-  }
+function unreadablePage(url: string): ExtractedPage {
+  return {
+    url,
+    title: titleFromUrl(url),
+    fullTitle: null,
+    description: '',
+    descriptionSource: 'none',
+    metaDescription: null,
+    siteName: null,
+    lang: null,
+    markdown: '',
+    firstParagraph: '',
+    h1: null,
+    headings: [],
+    truncated: false,
+  };
 }

@@ -23,3 +23,4 @@ export {
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.js';
 export { renderLlmsFullTxt, renderLlmsTxt, type RenderOptions } from './render.js';
+export { createExtractorPool, type ExtractorPool } from './extract-pool.js';

@@ -6,7 +6,7 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { generateLlmsTxt, renderLlmsTxt, type Describer, type GenerationResult } from '../generate/index.ts';
+import { generateLlmsTxt, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult } from '../generate/index.ts';
 import { throttle } from '../jobs/throttle.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob, type GenerationOptions } from './generation.ts';
@@ -19,6 +19,8 @@ export interface GenerationJobDeps {
   crawl: CrawlOptions;
   /** the configured model; null means the built-in extractive describer writes `enhanced` descriptions */
   describer: Describer | null;
+  /** worker threads that read the pages; inline on the job's thread when absent */
+  extractor?: ExtractorPool;
 }
 
 const PROGRESS_EVERY_MS = 500;
@@ -57,6 +59,8 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
         describer: deps.describer ?? undefined,
         includeModificationDate: options.includeModificationDate,
         fullText: options.showFullText,
+        extractor: deps.extractor?.extract,
+        extractorConcurrency: deps.extractor?.concurrency,
         signal,
         onProgress: (p) => {
           if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));

@@ -201,6 +201,12 @@ describeOnEachDatabase(
       assert.equal(refused.status, 429);
       assertRateLimited(refused);
       assert.equal(await countAccountsWithEmail(service(), 'rate-3@example.com'), 0);
+      // Without TRUST_PROXY a client cannot pick its own address with X-Forwarded-For.
+      const spoofed = await service().request('POST', `${API}/accounts`, {
+        body: { email: 'rate-4@example.com', firstName: 'R' },
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+      assert.equal(spoofed.status, 429);
     });
 
     test("answers a caller's sixth call within a minute with 429 and Retry-After, on any endpoint, and leaves other callers alone", async () => {

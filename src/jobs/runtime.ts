@@ -10,6 +10,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
 import { describerFromConfig } from '../generation/describer.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
+import { createExtractorPool, type ExtractorPool } from '../generate/index.ts';
 import { JobQueue } from './queue.ts';
 import { startWorkers, type JobKind } from './workers.ts';
 
@@ -29,9 +30,12 @@ export function crawlOptionsFrom(config: Config): CrawlOptions {
   return { allowPrivate: config.crawlAllowPrivate };
 }
 
-export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions }): JobKind[] {
+export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; extractor: ExtractorPool }): JobKind[] {
   const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
-  return [discoveryJobKind(common), generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm) })];
+  return [
+    discoveryJobKind(common),
+    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), extractor: deps.extractor }),
+  ];
 }
 
 export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogger, options: { workers: boolean }): Promise<JobRuntime> {
@@ -42,8 +46,9 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   );
   await queue.start();
   const crawl = crawlOptionsFrom(deps.config);
-  const stopSweeper = options.workers
-    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl }))
+  const extractor = options.workers ? createExtractorPool() : null;
+  const stopSweeper = extractor
+    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, extractor }))
     : () => {};
   return {
     queue,
@@ -51,6 +56,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
     async stop() {
       stopSweeper();
       await queue.stop();
+      await extractor?.close();
     },
   };
 }
