@@ -5,6 +5,8 @@ import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { accounts } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
+import type { PaymentProvider } from '../billing/provider.ts';
+import { cancelSubscriptionsOf } from '../billing/subscriptions.ts';
 import { errors } from '../errors.ts';
 
 export interface NewAccount {
@@ -67,7 +69,17 @@ export async function updateProfile(
   return account;
 }
 
-/** Everything the account owns goes with it: keys, tokens, sites, jobs, discoveries, ledger (foreign keys cascade). */
-export async function deleteAccount(db: Database, accountId: string): Promise<void> {
+/**
+ * Everything the account owns goes with it: keys, tokens, sites, jobs, discoveries, ledger (foreign
+ * keys cascade). Its live subscriptions are canceled at the provider first; if the provider fails,
+ * nothing is deleted (502) and the caller may retry.
+ */
+export async function deleteAccount(
+  db: Database,
+  payments: PaymentProvider,
+  accountId: string,
+  log?: { warn(obj: object, msg: string): void },
+): Promise<void> {
+  await cancelSubscriptionsOf(db, payments, accountId, log);
   await db.delete(accounts).where(eq(accounts.id, accountId));
 }

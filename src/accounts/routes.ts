@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { callerOf } from '../http/authenticate.ts';
 import { IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
-import type { AppDeps } from '../app.ts';
+import type { ResolvedAppDeps } from '../app.ts';
 import { createAccount, deleteAccount, getAccount, updateProfile, type Account } from './accounts.ts';
 
 const Name = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
@@ -54,7 +54,7 @@ const accountView = (a: Account) => ({
   createdAt: a.createdAt.toISOString(),
 });
 
-export async function accountRoutes(app: App, { database, config }: AppDeps) {
+export async function accountRoutes(app: App, { database, config, payments }: ResolvedAppDeps) {
   const { db } = database;
 
   app.post(
@@ -126,11 +126,12 @@ export async function accountRoutes(app: App, { database, config }: AppDeps) {
       schema: {
         tags: ['Accounts'],
         summary: 'Delete the account and everything it owns (API key only)',
-        response: { 200: SuccessMessage },
+        description: 'Live subscriptions are canceled at the payment provider first; if it fails, nothing is deleted (502).',
+        response: { 200: SuccessMessage, 502: Type.Ref('ErrorBody') },
       },
     },
     async (request) => {
-      await deleteAccount(db, callerOf(request).accountId);
+      await deleteAccount(db, payments, callerOf(request).accountId, request.log);
       return { success: true, message: 'Account deleted successfully' };
     },
   );

@@ -15,7 +15,7 @@ export interface BillingDeps {
  * Runs one provider call, outside any database transaction (PGlite is one connection, and a slow
  * provider must not hold rows locked). A failing provider becomes 502 with nothing written.
  */
-export async function viaProvider<T>(deps: BillingDeps, call: (provider: PaymentProvider) => Promise<T>): Promise<T> {
+export async function viaProvider<T>(deps: Pick<BillingDeps, 'payments' | 'log'>, call: (provider: PaymentProvider) => Promise<T>): Promise<T> {
   try {
     return await call(deps.payments);
   } catch (error) {

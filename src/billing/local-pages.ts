@@ -70,7 +70,7 @@ export async function registerLocalPages(app: App, provider: LocalPaymentProvide
     });
     portalAction('cancel', async (subscriptionId, body) => {
       if (body.when !== 'now' && body.when !== 'period_end') return false;
-      return provider.cancelSubscription(subscriptionId, body.when);
+      return provider.cancelSubscriptionAt(subscriptionId, body.when);
     });
     portalAction('resume', (subscriptionId) => provider.resumeSubscription(subscriptionId));
     portalAction('renew', (subscriptionId) => provider.renewSubscription(subscriptionId));

@@ -162,6 +162,11 @@ export class LocalPaymentProvider implements PaymentProvider {
     return subscriptionFromStripe(subscription as never);
   }
 
+  /** Cancels now, as the portal's "cancel now" does; an unknown or already canceled subscription changes nothing. */
+  async cancelSubscription(id: string): Promise<void> {
+    await this.cancelSubscriptionAt(id, 'now');
+  }
+
   async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
     const secret = await this.webhookSecret();
     try {
@@ -265,7 +270,7 @@ export class LocalPaymentProvider implements PaymentProvider {
   }
 
   /** Cancels now (→ `canceled`, `customer.subscription.deleted`) or at the end of the period. */
-  async cancelSubscription(subscriptionId: string, when: 'now' | 'period_end'): Promise<LocalObject | null> {
+  async cancelSubscriptionAt(subscriptionId: string, when: 'now' | 'period_end'): Promise<LocalObject | null> {
     return this.updateSubscription(subscriptionId, (subscription, now) => {
       if (subscription.status === 'canceled') return null;
       if (when === 'period_end') {

@@ -64,6 +64,8 @@ export interface PaymentProvider {
   retrieveCheckoutSession(id: string): Promise<ProviderCheckoutSession>;
   createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }>;
   retrieveSubscription(id: string): Promise<ProviderSubscription>;
+  /** Cancels the subscription now (no further invoices). An already canceled or unknown subscription is not an error. */
+  cancelSubscription(id: string): Promise<void>;
   /** Throws WebhookSignatureError for a bad, missing or stale signature. */
   verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent>;
   /** Routes the provider serves itself (the local provider's hosted pages), outside the API prefix. */

@@ -92,6 +92,18 @@ export class StripePaymentProvider implements PaymentProvider {
     return subscriptionFromStripe(await call(() => this.stripe.subscriptions.retrieve(id)));
   }
 
+  async cancelSubscription(id: string): Promise<void> {
+    await call(() =>
+      this.stripe.subscriptions.cancel(id).then(
+        () => undefined,
+        (error: unknown) => {
+          if (isResourceMissing(error)) return undefined; // already gone: nothing left to bill
+          throw error;
+        },
+      ),
+    );
+  }
+
   async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
     try {
       return this.stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', this.options.webhookSecret) as ProviderEvent;
@@ -99,6 +111,10 @@ export class StripePaymentProvider implements PaymentProvider {
       throw new WebhookSignatureError('Stripe signature verification failed', { cause: error });
     }
   }
+}
+
+function isResourceMissing(error: unknown): boolean {
+  return error instanceof Stripe.errors.StripeError && error.statusCode === 404 && error.code === 'resource_missing';
 }
 
 /** Every failure of a Stripe call, whatever its kind, means the same to the caller: nothing was done. */

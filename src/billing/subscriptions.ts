@@ -5,13 +5,13 @@
  * The account's plan follows from its subscriptions; paid invoices grant credits, once per invoice.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Queryable, Transaction } from '../db/database.ts';
 import { accounts, subscriptions } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { creditsPerInvoice, findPlan, type BillingCycle } from '../plans/plans.ts';
 import { viaProvider, type BillingDeps } from './deps.ts';
-import { invoiceFromStripe, type ProviderSubscription } from './provider.ts';
+import { invoiceFromStripe, type PaymentProvider, type ProviderSubscription } from './provider.ts';
 
 /** Statuses in which a subscription gives its plan (past_due: the provider is still retrying the payment). */
 export const PLAN_GIVING_STATUSES = ['active', 'trialing', 'past_due'] as const;
@@ -26,6 +26,27 @@ export async function hasActiveSubscription(db: Queryable, accountId: string): P
     .where(and(eq(subscriptions.accountId, accountId), inArray(subscriptions.status, [...PLAN_GIVING_STATUSES])))
     .limit(1);
   return Boolean(row);
+}
+
+/**
+ * Cancels, now, every subscription of the account the provider may still bill (any not recorded as
+ * `canceled`), one provider call each, outside any transaction. Called before the account is
+ * deleted; a provider failure is 502 and the caller deletes nothing, so retrying is safe (a
+ * subscription canceled by an earlier attempt is not an error).
+ */
+export async function cancelSubscriptionsOf(
+  db: Queryable,
+  payments: PaymentProvider,
+  accountId: string,
+  log?: BillingDeps['log'],
+): Promise<void> {
+  const live = await db
+    .select({ providerSubscriptionId: subscriptions.providerSubscriptionId })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.accountId, accountId), ne(subscriptions.status, 'canceled')));
+  for (const { providerSubscriptionId } of live) {
+    await viaProvider({ payments, log }, (p) => p.cancelSubscription(providerSubscriptionId));
+  }
 }
 
 export interface SubscriptionView {

@@ -1,8 +1,9 @@
 /**
  * A fake Stripe API on 127.0.0.1 for tests, implementing just what the service's Stripe provider
- * calls through the real SDK: customers, checkout sessions, portal sessions and subscriptions, with
- * form-encoded bodies as the SDK sends them. Helpers play Stripe's side: a customer paying, a
- * renewal, a plan change, a cancellation, an outage; and sign events with the SDK's own signer.
+ * calls through the real SDK: customers, checkout sessions, portal sessions and subscriptions (read
+ * and cancel), with form-encoded bodies as the SDK sends them. Helpers play Stripe's side: a customer
+ * paying, a renewal, a plan change, a cancellation, an outage; and sign events with the SDK's own
+ * signer.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -277,6 +278,12 @@ export class FakeStripeServer {
     if (method === 'GET' && (match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
       const subscription = this.subscriptions.get(decodeURIComponent(match[1]));
       return subscription ? [200, publicView(subscription)] : missing('subscription', match[1]);
+    }
+    if (method === 'DELETE' && (match = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
+      const subscription = this.subscriptions.get(decodeURIComponent(match[1]));
+      if (!subscription) return missing('subscription', match[1]);
+      if (subscription.status !== 'canceled') this.cancel(subscription.id);
+      return [200, publicView(subscription)];
     }
     return [404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}) (fake)` } }];
   }
