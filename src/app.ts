@@ -9,6 +9,7 @@ import { generationRoutes } from './generation/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
 import { startJobRuntime } from './jobs/runtime.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { acceptEmptyJsonBodies, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -25,6 +26,7 @@ import { planRoutes } from './plans/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { createPaymentProvider } from './billing/create-provider.ts';
 import type { PaymentProvider } from './billing/provider.ts';
+import { registerWebApp } from './web/plugin.ts';
 
 /** What the HTTP layer and the logic below it are given; tests build their own. */
 export interface AppDeps {
@@ -33,12 +35,14 @@ export interface AppDeps {
   clock: Clock;
   /** The payment provider; when absent, buildApp makes the one the configuration names. */
   payments?: PaymentProvider;
+  /** Outgoing e-mail; when absent, SMTP or the log as the configuration says. */
+  mailer?: Mailer;
   /** Whether this process also runs jobs (`serve`) or only sends them (`serve --no-worker`). */
   runWorkers?: boolean;
 }
 
 /** AppDeps once buildApp has filled in what was left to the configuration. */
-export type ResolvedAppDeps = AppDeps & { payments: PaymentProvider; db: Database; queue: JobQueue; crawl: CrawlOptions };
+export type ResolvedAppDeps = AppDeps & { payments: PaymentProvider; mailer: Mailer; db: Database; queue: JobQueue; crawl: CrawlOptions };
 
 export const API_PREFIX = '/api/v1';
 
@@ -64,6 +68,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.addHook('onClose', () => jobs.stop());
   const resolved: ResolvedAppDeps = Object.assign(deps, {
     payments: deps.payments ?? createPaymentProvider(deps, app.log),
+    mailer: deps.mailer ?? createMailer(deps.config.smtpUrl, deps.config.mailFrom, app.log),
     db: deps.database.db,
     queue: jobs.queue,
     crawl: jobs.crawl,
@@ -75,5 +80,6 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     { prefix: API_PREFIX },
   );
   await resolved.payments.registerPages?.(app, { webhookPath: `${API_PREFIX}/webhooks/stripe` });
+  await registerWebApp(app as unknown as App);
   return app;
 }

@@ -25,6 +25,8 @@ export interface Config {
     timeoutMs: number;
   };
   smtpUrl: string | null;
+  /** Sender of the service's e-mail. */
+  mailFrom: string;
   signupCredits: number;
   crawlAllowPrivate: boolean;
   logLevel: string;
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
       timeoutMs: integer(env, 'LLM_TIMEOUT_SECONDS', 60, 1, 600) * 1000,
     },
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'llms.txt service <no-reply@localhost>',
     signupCredits: integer(env, 'SIGNUP_CREDITS', 20, 0, 1_000_000),
     crawlAllowPrivate: boolean(env, 'CRAWL_ALLOW_PRIVATE'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),

@@ -32,6 +32,7 @@ export const errors = {
   apiKeyContextNotFound: () => new ApiError(401, 'API key context not found'),
   invalidRefreshToken: () => new ApiError(401, 'Invalid or expired refresh token'),
   revokedRefreshToken: () => new ApiError(401, 'Refresh token has been revoked'),
+  invalidLoginCode: () => new ApiError(401, 'Invalid or expired login code'),
 
   // accounts and keys
   emailTaken: () => new ApiError(409, 'An account with this email already exists'),

@@ -47,8 +47,9 @@ describeOnEachDatabase('DELETE /accounts', (service) => {
 
   /** One row or more in every table an account can own: through the API where it can, directly where it cannot yet. */
   async function accountWithEverything(): Promise<Owner> {
-    const { id, apiKey } = await service().createAccount();
+    const { id, apiKey, email } = await service().createAccount();
     const db = service().db;
+    assert.equal((await service().request('POST', '/api/v1/auth/login/email', { body: { email } })).status, 202);
     const second = await service().request('POST', '/api/v1/api-keys', { token: apiKey, body: { name: 'second' } });
     assert.equal(second.status, 201);
     const session = await service().login(apiKey);

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.ts';
+import type { ResolvedAppDeps } from '../app.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { SuccessMessage } from '../http/schemas.ts';
 import type { App } from '../http/types.ts';
+import { sendLoginCode, verifyLoginCode } from './email-login.ts';
 import { issueTokenSet, revokeAllRefreshTokens, rotateRefreshToken } from './tokens.ts';
 
 const TokenSet = Type.Object({
@@ -14,7 +15,7 @@ const TokenSet = Type.Object({
 
 const TokenResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), tokens: TokenSet });
 
-export async function authRoutes(app: App, { database, clock, config }: AppDeps) {
+export async function authRoutes(app: App, { database, clock, config, mailer }: ResolvedAppDeps) {
   const tokens = { db: database.db, clock, jwtSecret: config.jwtSecret };
   const perIp = { max: config.rateLimits.publicPerIp, keyGenerator: (r: { ip: string }) => r.ip };
 
@@ -33,6 +34,47 @@ export async function authRoutes(app: App, { database, clock, config }: AppDeps)
       message: 'Login successful',
       tokens: await issueTokenSet(tokens, callerOf(request).accountId),
     }),
+  );
+
+  const EmailBody = { email: Type.String({ format: 'email', maxLength: 254 }) };
+
+  app.post(
+    '/auth/login/email',
+    {
+      config: { rateLimit: perIp },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Send a 6-digit login code to the address, valid 10 minutes (always 202: no account enumeration)',
+        body: Type.Object(EmailBody, { additionalProperties: false }),
+        response: { 202: SuccessMessage },
+      },
+    },
+    async (request, reply) => {
+      try {
+        await sendLoginCode({ db: database.db, clock, mailer }, request.body.email);
+      } catch (error) {
+        // The answer must not differ for known addresses, even when mail delivery fails.
+        request.log.error({ err: error }, 'login code not sent');
+      }
+      return reply.code(202).send({ success: true, message: 'If an account exists for this address, a login code is on its way' });
+    },
+  );
+
+  app.post(
+    '/auth/login/verify',
+    {
+      config: { rateLimit: perIp },
+      schema: {
+        tags: ['Auth'],
+        summary: 'Exchange an e-mailed login code for an access token and a refresh token',
+        body: Type.Object({ ...EmailBody, code: Type.String({ pattern: '^[0-9]{6}$' }) }, { additionalProperties: false }),
+        response: { 200: TokenResponse },
+      },
+    },
+    async (request) => {
+      const accountId = await verifyLoginCode({ db: database.db, clock }, request.body.email, request.body.code);
+      return { success: true, message: 'Login successful', tokens: await issueTokenSet(tokens, accountId) };
+    },
   );
 
   app.post(

@@ -278,3 +278,18 @@ export const localPaySettings = pgTable('local_pay_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/** One-time login codes sent by e-mail; stored only as hashes. */
+export const loginCodes = pgTable(
+  'login_codes',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [index('login_codes_account_idx').on(t.accountId)],
+);

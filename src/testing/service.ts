@@ -7,6 +7,7 @@ import { buildApp, type AppDeps } from '../app.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { App } from '../http/types.ts';
+import type { MailMessage } from '../mail/mailer.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from './databases.ts';
 
@@ -33,7 +34,13 @@ export class TestService {
     readonly clock: ManualClock,
     readonly baseUrl: string,
     private readonly drop: () => Promise<void>,
+    private readonly sent: MailMessage[] = [],
   ) {}
+
+  /** Every e-mail the service sent, newest last. */
+  get mailbox(): MailMessage[] {
+    return this.sent;
+  }
 
   get db() {
     return this.deps.database.db;
@@ -96,13 +103,15 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
   options.configure?.(config);
   const database = await createTestDatabase(kind);
   const clock = new ManualClock();
-  const deps: AppDeps = { config, database: database.handle, clock, runWorkers: options.workers ?? true };
+  const mailbox: MailMessage[] = [];
+  const mailer = { send: async (message: MailMessage) => void mailbox.push(message) };
+  const deps: AppDeps = { config, database: database.handle, clock, mailer, runWorkers: options.workers ?? true };
   if (options.payments) deps.payments = options.payments(deps);
   const app = await buildApp(deps);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   config.publicUrl = `http://127.0.0.1:${port}`;
-  return new TestService(app, deps, clock, config.publicUrl, database.drop);
+  return new TestService(app, deps, clock, config.publicUrl, database.drop, mailbox);
 }
 
 /** Runs the suite once per database kind, each with a service of its own. */

@@ -1,0 +1,29 @@
+/** Outgoing e-mail (login codes): SMTP through nodemailer when SMTP_URL is set, else the log. */
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+interface Log {
+  info(obj: object, msg: string): void;
+}
+
+export function createMailer(smtpUrl: string | null, from: string, log: Log): Mailer {
+  if (!smtpUrl) {
+    // A laptop has no mail server: the message goes to the log, where its reader is the user.
+    return { send: async (message) => log.info({ mail: message }, `e-mail to ${message.to}: ${message.subject}`) };
+  }
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    send: async (message) => {
+      await transport.sendMail({ from, ...message });
+    },
+  };
+}
