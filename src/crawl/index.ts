@@ -25,8 +25,3 @@ export type { SitemapEntry } from './sitemaps.ts';
 export { extractLinks } from './links.ts';
 export type { PageLinks } from './links.ts';
 export { decodeBody } from './charset.ts';
-
-/** The crawl settings the environment controls: CRAWL_ALLOW_PRIVATE=true lifts the address guard. */
-export function crawlOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): { allowPrivate: boolean } {
-  return { allowPrivate: env.CRAWL_ALLOW_PRIVATE === 'true' };
-}

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { Database, Transaction } from '../db/database.ts';
-import { generationJobs, siteFiles, sites } from '../db/schema.ts';
+import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import { errors, jobMessages } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -123,10 +123,4 @@ export async function cancelGeneration(deps: Deps, accountId: string, jobId: str
   const canceled = await failGenerationJob(deps.db, deps.clock, jobId, jobMessages.canceled);
   if (!canceled) throw errors.jobAlreadyFinished();
   return canceled;
-}
-
-/** Which hosted files a site has; a job's file URLs are shown only once it has completed. */
-export async function siteFileKinds(db: Database, siteId: string): Promise<Set<string>> {
-  const rows = await db.select({ kind: siteFiles.kind }).from(siteFiles).where(eq(siteFiles.siteId, siteId));
-  return new Set(rows.map((r) => r.kind));
 }
