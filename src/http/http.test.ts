@@ -32,7 +32,7 @@ describeOnEachDatabase('The HTTP surface', (service, kind) => {
       for (const [method, path] of [
         ['GET', `${API}/nothing-here`],
         ['POST', `${API}/credits/packages`],
-        ['GET', '/'],
+        ['GET', '/nothing-here'], // '/' is the web dashboard
         ['DELETE', `${API}/api-keys`],
       ]) {
         const res = await service().request(method, path);

@@ -1,0 +1,157 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { call, logout, session, subscribe } from './api.ts';
+import { KeysPage, ProfilePage } from './account-pages.tsx';
+import { LoginPage, SignupPage } from './auth-pages.tsx';
+import { DashboardPage } from './dashboard.tsx';
+import { PricingPage } from './pricing.tsx';
+import { navigate, onLinkClick, useLocation } from './router.ts';
+import { SitePage, SitesPage } from './sites.tsx';
+import { PageHeading } from './ui.tsx';
+import './style.css';
+
+interface Me {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string | null;
+  company: string | null;
+  plan: string;
+  creditBalance: number;
+}
+
+const PUBLIC = new Set(['/', '/signup', '/login', '/pricing']);
+
+function useSession() {
+  const [, setTick] = useState(0);
+  useEffect(() => subscribe(() => setTick((t) => t + 1)), []);
+  return session;
+}
+
+function Home() {
+  return (
+    <section class="hero">
+      <PageHeading>Turn any website into llms.txt</PageHeading>
+      <p>Map a site, summarise every page and publish llms.txt and llms-full.txt files that language models can read. Pay only for the pages you process.</p>
+      <p class="row">
+        <a class="button" href="/signup">
+          Create a free account
+        </a>
+        <a class="button secondary" href="/login">
+          Log in
+        </a>
+        <a href="/pricing">See pricing</a>
+      </p>
+    </section>
+  );
+}
+
+function App() {
+  const { path, query } = useLocation();
+  const s = useSession();
+  const loggedIn = s.loggedIn;
+  const [me, setMe] = useState<Me | null>(null);
+  const [meVersion, setMeVersion] = useState(0);
+
+  useEffect(() => {
+    if (!loggedIn) return setMe(null);
+    call<{ account: Me }>('GET', '/accounts/me').then(
+      (r) => setMe(r.account),
+      () => undefined,
+    );
+  }, [loggedIn, meVersion, path]);
+
+  const needsLogin = !PUBLIC.has(path);
+  useEffect(() => {
+    if (needsLogin && !loggedIn) navigate('/login', true);
+    if (loggedIn && (path === '/login' || path === '/')) navigate('/dashboard', true);
+  }, [needsLogin, loggedIn, path]);
+
+  const doLogout = async () => {
+    await logout();
+    navigate('/login');
+  };
+
+  let page;
+  const siteMatch = /^\/sites\/([^/]+)$/.exec(path);
+  if (path === '/') page = <Home />;
+  else if (path === '/signup') page = <SignupPage />;
+  else if (path === '/login') page = <LoginPage reason={s.endedReason} />;
+  else if (path === '/pricing') page = <PricingPage query={query} plan={me?.plan ?? null} />;
+  else if (!loggedIn) page = null;
+  else if (path === '/dashboard') page = <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />;
+  else if (path === '/sites') page = <SitesPage />;
+  else if (siteMatch) page = <SitePage id={decodeURIComponent(siteMatch[1]!)} plan={me?.plan ?? 'free'} />;
+  else if (path === '/keys') page = <KeysPage />;
+  else if (path === '/profile') page = <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />;
+  else
+    page = (
+      <>
+        <PageHeading>Page not found</PageHeading>
+        <p>
+          <a href="/">Go to the home page</a>
+        </p>
+      </>
+    );
+
+  const link = (href: string, label: string) => (
+    <li>
+      <a href={href} aria-current={path === href || (href !== '/' && path.startsWith(href + '/')) ? 'page' : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+
+  return (
+    <div onClick={onLinkClick as any}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <a class="brand" href={loggedIn ? "/dashboard" : "/"} aria-label="llms.txt service, home">
+          llms.txt
+        </a>
+        <nav aria-label="Main">
+          <ul>
+            {loggedIn ? (
+              <>
+                {link('/dashboard', 'Dashboard')}
+                {link('/sites', 'Sites')}
+                {link('/keys', 'API keys')}
+                {link('/pricing', 'Pricing')}
+                {link('/profile', 'Profile')}
+                <li>
+                  <button type="button" class="linklike" onClick={doLogout}>
+                    Log out
+                  </button>
+                </li>
+              </>
+            ) : (
+              <>
+                {link('/pricing', 'Pricing')}
+                {link('/login', 'Log in')}
+                {link('/signup', 'Sign up')}
+              </>
+            )}
+          </ul>
+        </nav>
+      </header>
+      {s.outage ? (
+        <div class="banner" role="alert">
+          <strong>The service is having trouble right now.</strong> Some information could not be loaded; it may be out of date. Please try again in a moment.
+        </div>
+      ) : null}
+      {query.get('deleted') ? (
+        <div class="notice success" role="status">
+          Your account was deleted.
+        </div>
+      ) : null}
+      <main id="main">{page}</main>
+      <footer class="foot">
+        <a href="/docs">API reference</a>
+      </footer>
+    </div>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,151 @@
+import { useState } from 'preact/hooks';
+import { call, formatCents, session } from './api.ts';
+import { ErrorMessage, Notice, PageHeading, useLoad } from './ui.tsx';
+
+interface Plan {
+  id: string;
+  name: string;
+  monthlyCredits: number;
+  priceCents: number;
+  yearlyPriceCents: number;
+}
+interface Package {
+  id: string;
+  name: string;
+  credits: number;
+  priceCents: number;
+  packageId: string;
+}
+interface Subscription {
+  id: string;
+  planId: string;
+  status: string;
+  billingCycle: string;
+  currentPeriodEnd: string | null;
+  cancelAtPeriodEnd: boolean;
+}
+
+const ACTIVE = ['active', 'trialing', 'past_due'];
+
+export function PricingPage({ query, plan }: { query: URLSearchParams; plan: string | null }) {
+  const loggedIn = session.loggedIn;
+  const [cycle, setCycle] = useState<'monthly' | 'yearly'>('monthly');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const plans = useLoad(() => call<{ plans: Plan[] }>('GET', '/plans', { auth: 'none' }));
+  const packages = useLoad(() => call<{ packages: Package[] }>('GET', '/credits/packages', { auth: 'none' }));
+  const current = useLoad(() => (loggedIn ? call<{ subscription: Subscription | null }>('GET', '/subscriptions/current') : Promise.resolve({ subscription: null })), [loggedIn]);
+  const subscription = current.data?.subscription;
+  const subscribed = !!subscription && ACTIVE.includes(subscription.status);
+  const origin = location.origin;
+
+  const redirect = async (key: string, path: string, body: unknown) => {
+    setError(null);
+    setBusy(key);
+    try {
+      const result = await call<{ url: string }>('POST', path, { body });
+      location.assign(result.url);
+    } catch (err) {
+      setError(err);
+      setBusy(null);
+    }
+  };
+  const buy = (pkg: Package) =>
+    redirect(`pkg-${pkg.id}`, '/credits/checkout', {
+      packageId: pkg.packageId,
+      successUrl: `${origin}/dashboard?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${origin}/dashboard?checkout=canceled`,
+    });
+  const subscribe = (p: Plan) =>
+    redirect(`plan-${p.id}`, '/subscriptions/checkout', {
+      planId: p.id,
+      billingCycle: cycle,
+      successUrl: `${origin}/dashboard?subscription=success&session_id={CHECKOUT_SESSION_ID}`,
+      cancelUrl: `${origin}/pricing?checkout=canceled`,
+    });
+  const manage = () => redirect('portal', '/subscriptions/portal', { returnUrl: `${origin}/pricing` });
+
+  return (
+    <>
+      <PageHeading>Pricing</PageHeading>
+      {query.get('checkout') === 'canceled' ? <Notice>Checkout canceled. Nothing was charged.</Notice> : null}
+      {loggedIn ? (
+        <p>
+          Your plan: <strong data-testid="current-plan">{subscribed && subscription ? `${subscription.planId} (${subscription.billingCycle})` : plan ?? '…'}</strong>
+          {subscription?.cancelAtPeriodEnd ? ' · ends at the end of the period' : ''}
+        </p>
+      ) : null}
+      {loggedIn && subscription ? (
+        <p>
+          <button type="button" onClick={manage} disabled={busy !== null}>
+            Manage billing
+          </button>
+        </p>
+      ) : null}
+      <ErrorMessage error={error} />
+      <section aria-labelledby="plans-title">
+        <h2 id="plans-title">Plans</h2>
+        <fieldset class="toggle">
+          <legend>Billing cycle</legend>
+          <label>
+            <input type="radio" name="cycle" value="monthly" checked={cycle === 'monthly'} onChange={() => setCycle('monthly')} /> Monthly
+          </label>
+          <label>
+            <input type="radio" name="cycle" value="yearly" checked={cycle === 'yearly'} onChange={() => setCycle('yearly')} /> Yearly
+          </label>
+        </fieldset>
+        <ErrorMessage error={plans.error} />
+        <div class="cards">
+          {plans.data?.plans.map((p) => (
+            <article class="card plan" key={p.id} aria-labelledby={`plan-${p.id}`}>
+              <h3 id={`plan-${p.id}`}>{p.name}</h3>
+              <p class="price">
+                {cycle === 'monthly' ? formatCents(p.priceCents) : formatCents(p.yearlyPriceCents)}
+                <span class="muted"> / {cycle === 'monthly' ? 'month' : 'year'}</span>
+              </p>
+              <p>{p.monthlyCredits.toLocaleString()} credits every month</p>
+              {!loggedIn ? (
+                <a class="button" href="/signup">
+                  Sign up to subscribe
+                </a>
+              ) : subscribed ? (
+                subscription?.planId === p.id ? (
+                  <p class="muted">Your current plan</p>
+                ) : (
+                  <p class="muted">Change plans in billing</p>
+                )
+              ) : (
+                <button type="button" onClick={() => subscribe(p)} disabled={busy !== null} aria-label={`Subscribe to ${p.name} ${cycle}`}>
+                  {busy === `plan-${p.id}` ? 'Opening checkout…' : 'Subscribe'}
+                </button>
+              )}
+            </article>
+          ))}
+        </div>
+      </section>
+      <section aria-labelledby="packages-title">
+        <h2 id="packages-title">Credit packages</h2>
+        <p>One-off credits that never expire.</p>
+        <ErrorMessage error={packages.error} />
+        <div class="cards">
+          {packages.data?.packages.map((pkg) => (
+            <article class="card plan" key={pkg.id} aria-labelledby={`pkg-${pkg.id}`}>
+              <h3 id={`pkg-${pkg.id}`}>{pkg.name}</h3>
+              <p class="price">{formatCents(pkg.priceCents)}</p>
+              <p>{pkg.credits.toLocaleString()} credits</p>
+              {loggedIn ? (
+                <button type="button" onClick={() => buy(pkg)} disabled={busy !== null} aria-label={`Buy ${pkg.name}`}>
+                  {busy === `pkg-${pkg.id}` ? 'Opening checkout…' : 'Buy'}
+                </button>
+              ) : (
+                <a class="button" href="/signup">
+                  Sign up to buy
+                </a>
+              )}
+            </article>
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,253 @@
+import { useState } from 'preact/hooks';
+import { ApiError, call, formatDate } from './api.ts';
+import { CopyButton, ErrorMessage, Notice, PageHeading, useLoad } from './ui.tsx';
+
+interface Site {
+  id: string;
+  url: string;
+  status: string;
+  fileUrl: string;
+  fullTextUrl: string | null;
+  lastGenerationOptions: { maxUrls: number; showFullText: boolean; generationMethod: string } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+interface MappedUrl {
+  id: string;
+  url: string;
+  title: string;
+  description: string;
+  status: string;
+  lastModified: string | null;
+}
+
+function Status({ value }: { value: string }) {
+  return <span class={`status status-${value}`}>{value}</span>;
+}
+
+export function SitesPage() {
+  const [page, setPage] = useState(1);
+  const { data, error, loading } = useLoad(() => call<{ sites: Site[]; total: number; page: number; totalPages: number }>('GET', `/sites?page=${page}&limit=20`), [page]);
+  return (
+    <>
+      <PageHeading>Sites</PageHeading>
+      <ErrorMessage error={error} />
+      {data ? (
+        data.sites.length === 0 ? (
+          <p>
+            No sites yet. <a href="/dashboard">Generate your first llms.txt</a>.
+          </p>
+        ) : (
+          <>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Site</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Updated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.sites.map((s) => (
+                    <tr key={s.id}>
+                      <td>
+                        <a href={`/sites/${s.id}`}>{s.url}</a>
+                      </td>
+                      <td>
+                        <Status value={s.status} />
+                      </td>
+                      <td>{formatDate(s.updatedAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={data.page} totalPages={data.totalPages} onPage={setPage} label="Sites pages" disabled={loading} />
+          </>
+        )
+      ) : loading ? (
+        <p>Loading…</p>
+      ) : null}
+    </>
+  );
+}
+
+function Pager({ page, totalPages, onPage, label, disabled }: { page: number; totalPages: number; onPage: (p: number) => void; label: string; disabled?: boolean }) {
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" class="secondary" disabled={page <= 1 || disabled} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {Math.max(1, totalPages)}
+      </span>
+      <button type="button" class="secondary" disabled={page >= totalPages || disabled} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+async function fileText(url: string): Promise<string> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not load the file (${response.status})`);
+  return response.text();
+}
+
+function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  if (plan === 'free') {
+    return (
+      <p class="muted">
+        Markdown export is available on paid plans. <a href="/pricing">See plans</a>
+      </p>
+    );
+  }
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const response = await call<Response>('GET', `/sites/${siteId}/markdown/export?format=combined`, { raw: true });
+      const blob = await response.blob();
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = `site-${siteId}.md`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" class="secondary" onClick={run} disabled={busy}>
+        {busy ? 'Exporting…' : 'Export markdown'}
+      </button>
+      <ErrorMessage error={error} />
+    </>
+  );
+}
+
+export function SitePage({ id, plan }: { id: string; plan: string }) {
+  const site = useLoad(() => call<Site>('GET', `/sites/${encodeURIComponent(id)}`), [id]);
+  const [page, setPage] = useState(1);
+  const [status, setStatus] = useState('');
+  const urls = useLoad(
+    () => call<{ urls: MappedUrl[]; total: number; page: number; totalPages: number }>('GET', `/sites/${encodeURIComponent(id)}/urls?page=${page}&limit=25${status ? `&status=${status}` : ''}`),
+    [id, page, status],
+  );
+  if (site.error instanceof ApiError && (site.error.status === 404 || site.error.status === 403)) {
+    return (
+      <>
+        <PageHeading>Site not found</PageHeading>
+        <p>
+          {site.error.message}. <a href="/sites">Back to your sites</a>
+        </p>
+      </>
+    );
+  }
+  const s = site.data;
+  return (
+    <>
+      <PageHeading>{s ? s.url : 'Site'}</PageHeading>
+      <ErrorMessage error={site.error} />
+      {s ? (
+        <section class="card" aria-labelledby="files-title">
+          <h2 id="files-title">Files</h2>
+          <p>
+            Status: <Status value={s.status} /> · updated {formatDate(s.updatedAt)}
+            {s.lastGenerationOptions ? ` · ${s.lastGenerationOptions.generationMethod}, up to ${s.lastGenerationOptions.maxUrls} pages` : ''}
+          </p>
+          {s.status === 'completed' ? (
+            <ul class="plain files">
+              <li>
+                <a href={s.fileUrl} target="_blank" rel="noopener">
+                  llms.txt
+                </a>{' '}
+                <CopyButton text={() => fileText(s.fileUrl)} label="Copy llms.txt" />{' '}
+                <a class="button secondary" href={s.fileUrl} download="llms.txt">
+                  Download llms.txt
+                </a>
+              </li>
+              {s.fullTextUrl ? (
+                <li>
+                  <a href={s.fullTextUrl} target="_blank" rel="noopener">
+                    llms-full.txt
+                  </a>{' '}
+                  <CopyButton text={() => fileText(s.fullTextUrl!)} label="Copy llms-full.txt" />{' '}
+                  <a class="button secondary" href={s.fullTextUrl} download="llms-full.txt">
+                    Download llms-full.txt
+                  </a>
+                </li>
+              ) : null}
+            </ul>
+          ) : (
+            <Notice>The files appear here once the generation completes.</Notice>
+          )}
+          <MarkdownExport siteId={s.id} plan={plan} />
+        </section>
+      ) : site.loading ? (
+        <p>Loading…</p>
+      ) : null}
+      <section class="card" aria-labelledby="urls-title">
+        <h2 id="urls-title">Mapped URLs</h2>
+        <div class="field inline">
+          <label for="url-status">Status</label>
+          <select
+            id="url-status"
+            value={status}
+            onChange={(e) => {
+              setStatus((e.target as HTMLSelectElement).value);
+              setPage(1);
+            }}
+          >
+            <option value="">All</option>
+            <option value="pending">Pending</option>
+            <option value="scraped">Scraped</option>
+            <option value="failed">Failed</option>
+          </select>
+        </div>
+        <ErrorMessage error={urls.error} />
+        {urls.data ? (
+          <>
+            <p class="muted">{urls.data.total} URLs</p>
+            <div class="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Page</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Last modified</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {urls.data.urls.map((u) => (
+                    <tr key={u.id}>
+                      <td>
+                        <a href={u.url} target="_blank" rel="noopener">
+                          {u.title || u.url}
+                        </a>
+                        {u.description ? <div class="muted small">{u.description}</div> : null}
+                      </td>
+                      <td>
+                        <Status value={u.status} />
+                      </td>
+                      <td>{u.lastModified ? formatDate(u.lastModified) : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager page={urls.data.page} totalPages={urls.data.totalPages} onPage={setPage} label="Mapped URL pages" disabled={urls.loading} />
+          </>
+        ) : urls.loading ? (
+          <p>Loading…</p>
+        ) : null}
+      </section>
+    </>
+  );
+}

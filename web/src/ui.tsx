@@ -1,0 +1,128 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api.ts';
+
+export interface FieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string;
+  type?: string;
+  hint?: string;
+  required?: boolean;
+  autoComplete?: string;
+  inputMode?: string;
+}
+
+export function Field({ id, label, value, onInput, error, type = 'text', hint, required, autoComplete, inputMode }: FieldProps) {
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div class="field">
+      <label for={id}>
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
+      </label>
+      <input
+        id={id}
+        name={id}
+        type={type as any}
+        value={value}
+        required={required}
+        autoComplete={autoComplete}
+        inputMode={inputMode as any}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={describedBy}
+        onInput={(e) => onInput((e.target as HTMLInputElement).value)}
+      />
+      {hint ? (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p class="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
+  return (
+    <p class="error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+export function Notice({ children, kind = 'info' }: { children: ComponentChildren; kind?: 'info' | 'success' | 'warning' }) {
+  return (
+    <div class={`notice ${kind}`} role="status">
+      {children}
+    </div>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string | (() => Promise<string>); label?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      const value = typeof text === 'string' ? text : await text();
+      await navigator.clipboard.writeText(value);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+  };
+  return (
+    <button type="button" class="secondary" onClick={copy}>
+      {state === 'copied' ? 'Copied!' : state === 'failed' ? 'Copy failed: select the text' : label}
+    </button>
+  );
+}
+
+/** Moves focus to the page heading when a screen opens, for keyboard and screen-reader users. */
+export function PageHeading({ children }: { children: ComponentChildren }) {
+  const ref = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <h1 tabIndex={-1} ref={ref}>
+      {children}
+    </h1>
+  );
+}
+
+/** Loads data on mount and on demand; keeps the last error for display. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
+  const [data, setData] = useState<T | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    load().then(
+      (value) => {
+        if (!live) return;
+        setData(value);
+        setError(null);
+        setLoading(false);
+      },
+      (err) => {
+        if (!live) return;
+        setError(err);
+        setLoading(false);
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, tick]);
+  return { data, error, loading, reload: () => setTick((t) => t + 1) };
+}
