@@ -4,26 +4,15 @@
  * Chromium is required: without it this suite fails, it does not skip.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser, SCREENSHOTS } from '../testing/browser.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 import { customer, planOf } from './testing/billing-test-kit.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
-
 let browser: Browser;
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is required for the browser tests and was not found at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  browser = await launchBrowser();
 });
 after(async () => {
   await browser?.close();

@@ -27,7 +27,7 @@ export async function startDiscovery(deps: Deps, accountId: string, input: { url
   const job = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(discoveryJobs)
-      .values({ id: randomUUID(), accountId, url: input.url, type: input.type, maxUrls: input.maxUrls })
+      .values({ id: randomUUID(), accountId, url: input.url, type: input.type, maxUrls: input.maxUrls, createdAt: deps.clock.now() })
       .returning();
     await deps.queue.enqueue(tx, 'discovery', { jobId: row.id });
     return row;

@@ -78,7 +78,7 @@ export async function startGeneration(
     });
     const [row] = await tx
       .insert(generationJobs)
-      .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost })
+      .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost, createdAt: deps.clock.now() })
       .returning();
     await deps.queue.enqueue(tx, 'generation', { jobId: row.id });
     return row;

@@ -6,19 +6,11 @@
  * Chromium is required: without it this suite fails, it does not skip.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureWebBuilt, launchBrowser, SCREENSHOTS } from '../testing/browser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
-import { WEB_DIST } from './plugin.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 let browser: Browser;
 let context: BrowserContext;
@@ -28,17 +20,8 @@ let docs: DocsSite;
 const email = `web-${Math.random().toString(36).slice(2)}@example.com`;
 
 before(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is required for the browser tests and was not found at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
-  }
-  if (!existsSync(join(WEB_DIST, 'index.html'))) {
-    execFileSync(process.execPath, [join(ROOT, 'scripts/build-web.mjs')], { cwd: ROOT, stdio: 'inherit' });
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  mkdirSync(SCREENSHOTS, { recursive: true });
+  ensureWebBuilt();
+  browser = await launchBrowser();
   service = await startTestService('pglite', { env: { CRAWL_ALLOW_PRIVATE: 'true' } });
   docs = await startDocsSite();
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });

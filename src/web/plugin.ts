@@ -12,7 +12,7 @@ import type { App } from '../http/types.ts';
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 /** The app's client-side routes; each answers index.html so a reload or a deep link works. */
-export const CLIENT_ROUTES = ['/', '/signup', '/login', '/dashboard', '/pricing', '/sites', '/sites/:id', '/keys', '/profile'];
+export const CLIENT_ROUTES = ['/', '/signup', '/login', '/dashboard', '/pricing', '/sites', '/sites/:id', '/discovery', '/discovery/:id', '/keys', '/profile'];
 
 export async function registerWebApp(app: App, root: string = WEB_DIST): Promise<void> {
   if (!existsSync(join(root, 'index.html'))) {

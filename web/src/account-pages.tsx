@@ -194,12 +194,15 @@ function DeleteAccount() {
   const submit = async (event: Event) => {
     event.preventDefault();
     setError(null);
+    setKeyError(undefined);
     if (!key.trim()) {
       setKeyError('Paste one of your API keys to confirm it is you.');
       return document.getElementById('delete-key')?.focus();
     }
-    if (!confirmed) return setError(new Error('Tick the box to confirm that everything will be deleted.'));
-    setKeyError(undefined);
+    if (!confirmed) {
+      setError(new Error('Tick the box to confirm that everything will be deleted.'));
+      return document.getElementById('delete-confirm')?.focus();
+    }
     try {
       await call('DELETE', '/accounts', { auth: { apiKey: key.trim() } });
       session.end();
@@ -216,7 +219,11 @@ function DeleteAccount() {
       <form onSubmit={submit} noValidate>
         <Field id="delete-key" label="API key" type="password" value={key} onInput={setKey} error={keyError} required autoComplete="off" />
         <div class="field checkbox">
-          <input id="delete-confirm" type="checkbox" checked={confirmed} onChange={(e) => setConfirmed((e.target as HTMLInputElement).checked)} />
+          <input id="delete-confirm" type="checkbox" checked={confirmed} onChange={(e) => {
+              const checked = (e.target as HTMLInputElement).checked;
+              setConfirmed(checked);
+              if (checked) setError(null);
+            }} />
           <label for="delete-confirm">I understand that this cannot be undone</label>
         </div>
         <ErrorMessage error={error} />

@@ -4,6 +4,7 @@ import { call, logout, session, subscribe } from './api.ts';
 import { KeysPage, ProfilePage } from './account-pages.tsx';
 import { LoginPage, SignupPage } from './auth-pages.tsx';
 import { DashboardPage } from './dashboard.tsx';
+import { DiscoveryJobPage, DiscoveryPage } from './discovery.tsx';
 import { PricingPage } from './pricing.tsx';
 import { navigate, onLinkClick, useLocation } from './router.ts';
 import { SitePage, SitesPage } from './sites.tsx';
@@ -74,6 +75,7 @@ function App() {
 
   let page;
   const siteMatch = /^\/sites\/([^/]+)$/.exec(path);
+  const discoveryMatch = /^\/discovery\/([^/]+)$/.exec(path);
   if (path === '/') page = <Home />;
   else if (path === '/signup') page = <SignupPage />;
   else if (path === '/login') page = <LoginPage reason={s.endedReason} />;
@@ -82,6 +84,8 @@ function App() {
   else if (path === '/dashboard') page = <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />;
   else if (path === '/sites') page = <SitesPage />;
   else if (siteMatch) page = <SitePage id={decodeURIComponent(siteMatch[1]!)} plan={me?.plan ?? 'free'} />;
+  else if (path === '/discovery') page = <DiscoveryPage />;
+  else if (discoveryMatch) page = <DiscoveryJobPage id={decodeURIComponent(discoveryMatch[1]!)} />;
   else if (path === '/keys') page = <KeysPage />;
   else if (path === '/profile') page = <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />;
   else
@@ -117,6 +121,7 @@ function App() {
               <>
                 {link('/dashboard', 'Dashboard')}
                 {link('/sites', 'Sites')}
+                {link('/discovery', 'Discovery')}
                 {link('/keys', 'API keys')}
                 {link('/pricing', 'Pricing')}
                 {link('/profile', 'Profile')}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call, formatDate } from './api.ts';
-import { CopyButton, ErrorMessage, Notice, PageHeading, useLoad } from './ui.tsx';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad } from './ui.tsx';
 
 interface Site {
   id: string;
@@ -19,10 +19,6 @@ interface MappedUrl {
   description: string;
   status: string;
   lastModified: string | null;
-}
-
-function Status({ value }: { value: string }) {
-  return <span class={`status status-${value}`}>{value}</span>;
 }
 
 export function SitesPage() {
@@ -70,22 +66,6 @@ export function SitesPage() {
         <p>Loading…</p>
       ) : null}
     </>
-  );
-}
-
-function Pager({ page, totalPages, onPage, label, disabled }: { page: number; totalPages: number; onPage: (p: number) => void; label: string; disabled?: boolean }) {
-  return (
-    <nav class="pager" aria-label={label}>
-      <button type="button" class="secondary" disabled={page <= 1 || disabled} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <span>
-        Page {page} of {Math.max(1, totalPages)}
-      </span>
-      <button type="button" class="secondary" disabled={page >= totalPages || disabled} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
-    </nav>
   );
 }
 

@@ -126,3 +126,23 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   }, [...deps, tick]);
   return { data, error, loading, reload: () => setTick((t) => t + 1) };
 }
+
+export function Status({ value }: { value: string }) {
+  return <span class={`status status-${value}`}>{value}</span>;
+}
+
+export function Pager({ page, totalPages, onPage, label, disabled }: { page: number; totalPages: number; onPage: (p: number) => void; label: string; disabled?: boolean }) {
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" class="secondary" disabled={page <= 1 || disabled} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {Math.max(1, totalPages)}
+      </span>
+      <button type="button" class="secondary" disabled={page >= totalPages || disabled} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Headless Chromium for the browser tests (playwright-core driving Debian's `chromium`), the
+ * dashboard's build for its tests, and the folder the tests save their screenshots in. Chromium is required: without it the suites fail, they do not skip.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { WEB_DIST } from '../web/plugin.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Where the browser tests save their screenshots (the CI artifacts the README names). */
+export const SCREENSHOTS = fileURLToPath(new URL('../../artifacts/screenshots/', import.meta.url));
+
+/** The dashboard's tests need it built; `npm install` normally has done it. */
+export function ensureWebBuilt(): void {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-web.mjs')], { cwd: ROOT, stdio: 'inherit' });
+  }
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium is required for the browser tests and was not found at ${CHROMIUM}. Install it (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+  }
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

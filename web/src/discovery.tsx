@@ -1,0 +1,276 @@
+import { useEffect, useState } from 'preact/hooks';
+import { ApiError, call, formatDate } from './api.ts';
+import { navigate } from './router.ts';
+import { ErrorMessage, Field, Notice, PageHeading, Pager, Status, useLoad } from './ui.tsx';
+
+interface DiscoveryJob {
+  id: string;
+  url: string;
+  type: string;
+  status: string;
+  urlsFound: number;
+  createdAt: string;
+}
+interface DiscoveryDetail extends DiscoveryJob {
+  completedAt: string | null;
+  error: string | null;
+}
+interface DiscoveredUrl {
+  url: string;
+  source: string;
+  lastModified: string | null;
+}
+
+const POLL_MS = 1000;
+/** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
+const formatLastModified = (value: string) => (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?Z)?$/.test(value) ? value.slice(0, 10) : formatDate(value));
+const active = (status: string) => status === 'pending' || status === 'processing';
+const TYPE_LABELS: Record<string, string> = { full: 'Sitemaps and crawling', sitemap: 'Sitemaps only', crawl: 'Crawling only' };
+
+/** Keeps calling `reload` while `running` is true, for jobs that are still working. */
+function usePolling(running: boolean, reload: () => void, version: unknown) {
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setTimeout(reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [running, version]);
+}
+
+/** `Validation error: url must be …` → `URL must be …`, for display next to the field. */
+const fieldMessage = (message: string) => {
+  const text = message.replace(/^Validation error: (?:body\/)?\/?/, '').replace(/^url\b/, 'URL');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+function StartDiscovery({ onStarted }: { onStarted: () => void }) {
+  const [url, setUrl] = useState('');
+  const [maxUrls, setMaxUrls] = useState('50');
+  const [type, setType] = useState('full');
+  const [errors, setErrors] = useState<{ url?: string; maxUrls?: string; discoveryType?: string }>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    const found: typeof errors = {};
+    if (!url.trim()) found.url = "Enter the website's address, for example https://docs.example.com.";
+    const max = Number(maxUrls);
+    if (!maxUrls.trim() || !Number.isInteger(max) || max < 1 || max > 1000) found.maxUrls = 'Enter a whole number from 1 to 1000.';
+    setErrors(found);
+    if (Object.keys(found).length) return document.getElementById(found.url ? 'disc-url' : 'disc-max')?.focus();
+    setBusy(true);
+    try {
+      // The address itself is checked by the API, whose message lands next to the field.
+      const started = await call<{ id: string; status: string }>('POST', '/discovery', { body: { url: url.trim(), maxUrls: max, discoveryType: type } });
+      onStarted();
+      navigate(`/discovery/${started.id}`);
+    } catch (err) {
+      const field = err instanceof ApiError ? err.field : undefined;
+      if (err instanceof ApiError && err.status === 400 && (field === 'url' || field === 'maxUrls' || field === 'discoveryType')) {
+        setErrors({ [field]: fieldMessage(err.message) });
+        document.getElementById(field === 'url' ? 'disc-url' : field === 'maxUrls' ? 'disc-max' : 'disc-type')?.focus();
+      } else setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section class="card" aria-labelledby="discover-title">
+      <h2 id="discover-title">Discover a site's URLs</h2>
+      <p class="muted">Find the pages of a website from its sitemaps, by crawling its links, or both. Discovery is free.</p>
+      <form onSubmit={submit} noValidate>
+        <Field id="disc-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
+        <div class="grid2">
+          <Field id="disc-max" label="Maximum URLs" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint="1 to 1000" inputMode="numeric" />
+          <div class="field">
+            <label for="disc-type">Discovery type</label>
+            <select
+              id="disc-type"
+              value={type}
+              aria-invalid={errors.discoveryType ? 'true' : undefined}
+              aria-describedby={errors.discoveryType ? 'disc-type-error' : undefined}
+              onChange={(e) => setType((e.target as HTMLSelectElement).value)}
+            >
+              <option value="full">{TYPE_LABELS.full}</option>
+              <option value="sitemap">{TYPE_LABELS.sitemap}</option>
+              <option value="crawl">{TYPE_LABELS.crawl}</option>
+            </select>
+            {errors.discoveryType ? (
+              <p class="field-error" id="disc-type-error">
+                {errors.discoveryType}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          {busy ? 'Starting…' : 'Start discovery'}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+export function DiscoveryPage() {
+  const [status, setStatus] = useState('');
+  const [version, setVersion] = useState(0);
+  const jobs = useLoad(() => call<{ jobs: DiscoveryJob[]; total: number }>('GET', `/discovery?limit=100${status ? `&status=${status}` : ''}`), [status, version]);
+  const running = !!jobs.data?.jobs.some((j) => active(j.status));
+  usePolling(running && !jobs.loading, jobs.reload, jobs.data);
+
+  return (
+    <>
+      <PageHeading>Discovery</PageHeading>
+      <StartDiscovery onStarted={() => setVersion((v) => v + 1)} />
+      <section class="card" aria-labelledby="jobs-title">
+        <h2 id="jobs-title">Your discoveries</h2>
+        <div class="field inline">
+          <label for="disc-status">Status</label>
+          <select id="disc-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
+            <option value="">All</option>
+            <option value="pending">Pending</option>
+            <option value="processing">Processing</option>
+            <option value="completed">Completed</option>
+            <option value="failed">Failed</option>
+          </select>
+        </div>
+        <ErrorMessage error={jobs.error} />
+        {jobs.data ? (
+          jobs.data.jobs.length === 0 ? (
+            <p>{status ? `No ${status} discoveries.` : 'No discoveries yet.'}</p>
+          ) : (
+            <>
+              <p class="muted" aria-live="polite">
+                {jobs.data.total} {jobs.data.total === 1 ? 'discovery' : 'discoveries'}
+                {running ? ' · updating while jobs run' : ''}
+              </p>
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Site</th>
+                      <th scope="col">Type</th>
+                      <th scope="col">Status</th>
+                      <th scope="col" class="num">
+                        URLs found
+                      </th>
+                      <th scope="col">Started</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {jobs.data.jobs.map((j) => (
+                      <tr key={j.id}>
+                        <td>
+                          <a href={`/discovery/${j.id}`}>{j.url}</a>
+                        </td>
+                        <td>{j.type}</td>
+                        <td>
+                          <Status value={j.status} />
+                        </td>
+                        <td class="num" data-testid="urls-found">
+                          {j.urlsFound}
+                        </td>
+                        <td>{formatDate(j.createdAt)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          )
+        ) : jobs.loading ? (
+          <p>Loading…</p>
+        ) : null}
+      </section>
+    </>
+  );
+}
+
+export function DiscoveryJobPage({ id }: { id: string }) {
+  const job = useLoad(() => call<DiscoveryDetail>('GET', `/discovery/${encodeURIComponent(id)}`), [id]);
+  const [page, setPage] = useState(1);
+  const status = job.data?.status;
+  const urlsFound = job.data?.urlsFound;
+  const urls = useLoad(
+    () => call<{ urls: DiscoveredUrl[]; total: number; page: number; totalPages: number }>('GET', `/discovery/${encodeURIComponent(id)}/urls?page=${page}&limit=25`),
+    [id, page, status, urlsFound],
+  );
+  usePolling(!!status && active(status) && !job.loading, job.reload, job.data);
+
+  if (job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 403)) {
+    return (
+      <>
+        <PageHeading>Discovery not found</PageHeading>
+        <p>
+          {job.error.message}. <a href="/discovery">Back to your discoveries</a>
+        </p>
+      </>
+    );
+  }
+  const d = job.data;
+  return (
+    <>
+      <PageHeading>{d ? `Discovery of ${d.url}` : 'Discovery'}</PageHeading>
+      <p>
+        <a href="/discovery">← All discoveries</a>
+      </p>
+      <ErrorMessage error={job.error} />
+      {d ? (
+        <section class="card" aria-labelledby="disc-job-title">
+          <h2 id="disc-job-title">Job</h2>
+          <p aria-live="polite">
+            Status: <Status value={d.status} /> · <span data-testid="disc-urls-found">{d.urlsFound}</span> URLs found
+          </p>
+          <p class="muted">
+            {TYPE_LABELS[d.type] ?? d.type} · started {formatDate(d.createdAt)}
+            {d.completedAt ? ` · finished ${formatDate(d.completedAt)}` : ''}
+          </p>
+          {active(d.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
+          {d.status === 'failed' ? <p class="error">{d.error ?? 'The discovery failed.'}</p> : null}
+        </section>
+      ) : job.loading ? (
+        <p>Loading…</p>
+      ) : null}
+      <section class="card" aria-labelledby="disc-urls-title">
+        <h2 id="disc-urls-title">Discovered URLs</h2>
+        <ErrorMessage error={urls.error} />
+        {urls.data ? (
+          <>
+            <p class="muted">{urls.data.total} URLs</p>
+            {urls.data.urls.length ? (
+              <div class="table-wrap">
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">URL</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Last modified</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {urls.data.urls.map((u) => (
+                      <tr key={u.url}>
+                        <td class="break">
+                          <a href={u.url} target="_blank" rel="noopener">
+                            {u.url}
+                          </a>
+                        </td>
+                        <td>{u.source}</td>
+                        <td>{u.lastModified ? <time dateTime={u.lastModified}>{formatLastModified(u.lastModified)}</time> : '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : null}
+            <Pager page={urls.data.page} totalPages={urls.data.totalPages} onPage={setPage} label="Discovered URL pages" disabled={urls.loading} />
+          </>
+        ) : urls.loading ? (
+          <p>Loading…</p>
+        ) : null}
+      </section>
+    </>
+  );
+}
