@@ -6,8 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_DIST } from '../web/plugin.ts';
+import { startDocsSite, type DocsSite } from './docs-site.ts';
+import { startTestService, type TestService } from './service.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,4 +32,46 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
+}
+
+export interface DashboardFixture {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  service: TestService;
+  docs: DocsSite;
+  /** a full-page screenshot into artifacts/screenshots/ */
+  shot(name: string): Promise<unknown>;
+  /** the service's address of a path */
+  url(path: string): string;
+  /** a link of the main navigation */
+  nav(name: string): ReturnType<Page['getByRole']>;
+  close(): Promise<void>;
+}
+
+/** The built dashboard, served by a real service (PGlite) beside a docs site, in one browser page. */
+export async function openDashboard(): Promise<DashboardFixture> {
+  ensureWebBuilt();
+  const browser = await launchBrowser();
+  const service = await startTestService('pglite', { env: { CRAWL_ALLOW_PRIVATE: 'true' } });
+  const docs = await startDocsSite();
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return {
+    browser,
+    context,
+    page,
+    service,
+    docs,
+    shot: (name) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true }),
+    url: (path) => service.baseUrl + path,
+    nav: (name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true }),
+    async close() {
+      await context.close();
+      await browser.close();
+      await service.close();
+      await docs.close();
+    },
+  };
 }

@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, SCREENSHOTS } from '../testing/browser.ts';
-import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import type { BrowserContext, Page } from 'playwright-core';
+import { openDashboard, type DashboardFixture } from '../testing/browser.ts';
+import type { DocsSite } from '../testing/docs-site.ts';
+import type { TestService } from '../testing/service.ts';
 
-let browser: Browser;
+let fixture: DashboardFixture;
 let context: BrowserContext;
 let page: Page;
 let service: TestService;
@@ -20,26 +20,18 @@ let docs: DocsSite;
 const email = `web-${Math.random().toString(36).slice(2)}@example.com`;
 
 before(async () => {
-  ensureWebBuilt();
-  browser = await launchBrowser();
-  service = await startTestService('pglite', { env: { CRAWL_ALLOW_PRIVATE: 'true' } });
-  docs = await startDocsSite();
-  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  fixture = await openDashboard();
+  ({ context, page, service, docs } = fixture);
   page.on('dialog', (dialog) => void dialog.accept());
 });
 
 after(async () => {
-  await context?.close();
-  await browser?.close();
-  await service?.close();
-  await docs?.close();
+  await fixture?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-const url = (path: string) => service.baseUrl + path;
-const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+const shot = (name: string) => fixture.shot(name);
+const url = (path: string) => fixture.url(path);
+const nav = (name: string) => fixture.nav(name);
 const balance = async () => Number(await page.getByTestId('balance').textContent());
 
 describe('Web dashboard in a browser', () => {

@@ -7,39 +7,30 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBuilt, launchBrowser, SCREENSHOTS } from '../testing/browser.ts';
-import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import type { Page } from 'playwright-core';
+import { openDashboard, type DashboardFixture } from '../testing/browser.ts';
+import type { DocsSite } from '../testing/docs-site.ts';
+import type { TestService } from '../testing/service.ts';
 
-let browser: Browser;
-let context: BrowserContext;
+let fixture: DashboardFixture;
 let page: Page;
 let service: TestService;
 let docs: DocsSite;
 let account: { id: string; apiKey: string; email: string };
 
 before(async () => {
-  ensureWebBuilt();
-  browser = await launchBrowser();
-  service = await startTestService('pglite', { env: { CRAWL_ALLOW_PRIVATE: 'true' } });
-  docs = await startDocsSite();
+  fixture = await openDashboard();
+  ({ page, service, docs } = fixture);
   account = await service.createAccount({ firstName: 'Grace' });
-  context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(15_000);
 });
 
 after(async () => {
-  await context?.close();
-  await browser?.close();
-  await service?.close();
-  await docs?.close();
+  await fixture?.close();
 });
 
-const shot = (name: string) => page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-const url = (path: string) => service.baseUrl + path;
-const nav = (name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+const shot = (name: string) => fixture.shot(name);
+const url = (path: string) => fixture.url(path);
+const nav = (name: string) => fixture.nav(name);
 const focusedId = () => page.evaluate(() => document.activeElement?.id);
 
 describe('Discovery and account deletion in a browser', () => {

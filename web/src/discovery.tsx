@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, formatDate } from './api.ts';
 import { navigate } from './router.ts';
-import { ErrorMessage, Field, Notice, PageHeading, Pager, Status, useLoad } from './ui.tsx';
+import { ErrorMessage, Field, Notice, PageHeading, Pager, Status, useLoad, NotFound } from './ui.tsx';
 
 interface DiscoveryJob {
   id: string;
@@ -200,14 +200,7 @@ export function DiscoveryJobPage({ id }: { id: string }) {
   usePolling(!!status && active(status) && !job.loading, job.reload, job.data);
 
   if (job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 403)) {
-    return (
-      <>
-        <PageHeading>Discovery not found</PageHeading>
-        <p>
-          {job.error.message}. <a href="/discovery">Back to your discoveries</a>
-        </p>
-      </>
-    );
+    return <NotFound title="Discovery not found" message={job.error.message} back="/discovery" backLabel="Back to your discoveries" />;
   }
   const d = job.data;
   return (

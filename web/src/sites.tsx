@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, call, formatDate } from './api.ts';
-import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad } from './ui.tsx';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound } from './ui.tsx';
 
 interface Site {
   id: string;
@@ -121,14 +121,7 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
     [id, page, status],
   );
   if (site.error instanceof ApiError && (site.error.status === 404 || site.error.status === 403)) {
-    return (
-      <>
-        <PageHeading>Site not found</PageHeading>
-        <p>
-          {site.error.message}. <a href="/sites">Back to your sites</a>
-        </p>
-      </>
-    );
+    return <NotFound title="Site not found" message={site.error.message} back="/sites" backLabel="Back to your sites" />;
   }
   const s = site.data;
   return (

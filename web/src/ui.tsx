@@ -146,3 +146,15 @@ export function Pager({ page, totalPages, onPage, label, disabled }: { page: num
     </nav>
   );
 }
+
+/** A resource that is missing or not the caller's: the API's message and a way back. */
+export function NotFound({ title, message, back, backLabel }: { title: string; message: string; back: string; backLabel: string }) {
+  return (
+    <>
+      <PageHeading>{title}</PageHeading>
+      <p>
+        {message}. <a href={back}>{backLabel}</a>
+      </p>
+    </>
+  );
+}
