@@ -175,3 +175,6 @@ export async function logout(): Promise<void> {
 
 export const formatCents = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 export const formatDate = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+/** A sitemap's lastmod is often a bare date (midnight UTC): shown as that date, not as a local time. */
+export const formatLastModified = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?(Z|\+00:00))?$/.test(value) ? value.slice(0, 10) : formatDate(value);

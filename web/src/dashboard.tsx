@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, formatDate } from './api.ts';
 import { navigate } from './router.ts';
-import { ErrorMessage, Field, Notice, PageHeading, useLoad } from './ui.tsx';
+import { ErrorMessage, Field, Notice, PageHeading, useLoad, FilterSelect } from './ui.tsx';
 
 interface Transaction {
   id: string;
@@ -52,22 +52,16 @@ function History({ version }: { version: number }) {
   return (
     <section class="card" aria-labelledby="history-title">
       <h2 id="history-title">Credit history</h2>
-      <div class="field inline">
-        <label for="history-type">Type</label>
-        <select
-          id="history-type"
-          value={type}
-          onChange={(e) => {
-            setType((e.target as HTMLSelectElement).value);
-            setOffset(0);
-          }}
-        >
-          <option value="">All</option>
-          <option value="purchase">Purchases</option>
-          <option value="usage">Usage</option>
-          <option value="refund">Refunds</option>
-        </select>
-      </div>
+      <FilterSelect
+        id="history-type"
+        label="Type"
+        value={type}
+        choices={[['purchase', 'Purchases'], ['usage', 'Usage'], ['refund', 'Refunds']]}
+        onChange={(value) => {
+          setType(value);
+          setOffset(0);
+        }}
+      />
       <ErrorMessage error={error} />
       {data ? (
         <>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, formatDate } from './api.ts';
+import { ApiError, call, formatDate, formatLastModified } from './api.ts';
 import { navigate } from './router.ts';
-import { ErrorMessage, Field, Notice, PageHeading, Pager, Status, useLoad, NotFound } from './ui.tsx';
+import { ErrorMessage, Field, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
 
 interface DiscoveryJob {
   id: string;
@@ -23,7 +23,6 @@ interface DiscoveredUrl {
 
 const POLL_MS = 1000;
 /** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
-const formatLastModified = (value: string) => (/^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?Z)?$/.test(value) ? value.slice(0, 10) : formatDate(value));
 const active = (status: string) => status === 'pending' || status === 'processing';
 const TYPE_LABELS: Record<string, string> = { full: 'Sitemaps and crawling', sitemap: 'Sitemaps only', crawl: 'Crawling only' };
 
@@ -126,16 +125,13 @@ export function DiscoveryPage() {
       <StartDiscovery onStarted={() => setVersion((v) => v + 1)} />
       <section class="card" aria-labelledby="jobs-title">
         <h2 id="jobs-title">Your discoveries</h2>
-        <div class="field inline">
-          <label for="disc-status">Status</label>
-          <select id="disc-status" value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value)}>
-            <option value="">All</option>
-            <option value="pending">Pending</option>
-            <option value="processing">Processing</option>
-            <option value="completed">Completed</option>
-            <option value="failed">Failed</option>
-          </select>
-        </div>
+        <FilterSelect
+          id="disc-status"
+          label="Status"
+          value={status}
+          choices={[['pending', 'Pending'], ['processing', 'Processing'], ['completed', 'Completed'], ['failed', 'Failed']]}
+          onChange={setStatus}
+        />
         <ErrorMessage error={jobs.error} />
         {jobs.data ? (
           jobs.data.jobs.length === 0 ? (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, formatDate } from './api.ts';
-import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound } from './ui.tsx';
+import { ApiError, call, formatDate, formatLastModified } from './api.ts';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
 
 interface Site {
   id: string;
@@ -168,22 +168,16 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
       ) : null}
       <section class="card" aria-labelledby="urls-title">
         <h2 id="urls-title">Mapped URLs</h2>
-        <div class="field inline">
-          <label for="url-status">Status</label>
-          <select
-            id="url-status"
-            value={status}
-            onChange={(e) => {
-              setStatus((e.target as HTMLSelectElement).value);
-              setPage(1);
-            }}
-          >
-            <option value="">All</option>
-            <option value="pending">Pending</option>
-            <option value="scraped">Scraped</option>
-            <option value="failed">Failed</option>
-          </select>
-        </div>
+        <FilterSelect
+          id="url-status"
+          label="Status"
+          value={status}
+          choices={[['pending', 'Pending'], ['scraped', 'Scraped'], ['failed', 'Failed']]}
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+        />
         <ErrorMessage error={urls.error} />
         {urls.data ? (
           <>
@@ -209,7 +203,7 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
                       <td>
                         <Status value={u.status} />
                       </td>
-                      <td>{u.lastModified ? formatDate(u.lastModified) : '—'}</td>
+                      <td>{u.lastModified ? <time dateTime={u.lastModified}>{formatLastModified(u.lastModified)}</time> : '—'}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -158,3 +158,20 @@ export function NotFound({ title, message, back, backLabel }: { title: string; m
     </>
   );
 }
+
+/** A list filter: a labelled select whose first choice, "All", is the empty value. */
+export function FilterSelect({ id, label, value, choices, onChange }: { id: string; label: string; value: string; choices: Array<[string, string]>; onChange: (value: string) => void }) {
+  return (
+    <div class="field inline">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+        <option value="">All</option>
+        {choices.map(([choice, text]) => (
+          <option key={choice} value={choice}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
