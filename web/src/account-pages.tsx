@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, formatDate, session } from './api.ts';
+import { ApiError, call, formatDate, session, type Me } from './api.ts';
 import { navigate } from './router.ts';
 import { CopyButton, ErrorMessage, Field, Notice, PageHeading, useLoad } from './ui.tsx';
 
@@ -118,15 +118,6 @@ export function KeysPage() {
       </section>
     </>
   );
-}
-
-interface Me {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string | null;
-  company: string | null;
-  plan: string;
 }
 
 export function ProfilePage({ me, onSaved }: { me: Me | null; onSaved: () => void }) {

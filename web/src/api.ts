@@ -178,3 +178,14 @@ export const formatDate = (iso: string | null | undefined) => (iso ? new Date(is
 /** A sitemap's lastmod is often a bare date (midnight UTC): shown as that date, not as a local time. */
 export const formatLastModified = (value: string) =>
   /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?(Z|\+00:00))?$/.test(value) ? value.slice(0, 10) : formatDate(value);
+
+/** The signed-in account, as GET /accounts/me answers it. */
+export interface Me {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string | null;
+  company: string | null;
+  plan: string;
+  creditBalance: number;
+}

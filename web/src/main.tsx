@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, logout, session, subscribe } from './api.ts';
+import { call, logout, session, subscribe, type Me } from './api.ts';
 import { KeysPage, ProfilePage } from './account-pages.tsx';
 import { LoginPage, SignupPage } from './auth-pages.tsx';
 import { DashboardPage } from './dashboard.tsx';
@@ -10,16 +10,6 @@ import { navigate, onLinkClick, useLocation } from './router.ts';
 import { SitePage, SitesPage } from './sites.tsx';
 import { PageHeading } from './ui.tsx';
 import './style.css';
-
-interface Me {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string | null;
-  company: string | null;
-  plan: string;
-  creditBalance: number;
-}
 
 const PUBLIC = new Set(['/', '/signup', '/login', '/pricing']);
 
