@@ -1,9 +1,10 @@
 // Runs every *.test.ts under src/ and test/ with Node's own test runner.
 // Node 20's `--test` takes no globs, so the files are listed here.
 // Usage: npm test [-- path-fragment ...] to run only files whose path contains a fragment.
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ensureChromium, ensureDashboardBuilt } from './test-prerequisites.mjs';
 
 function findTests(dir) {
   let found = [];
@@ -24,6 +25,12 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The browser suites need Chromium and the dashboard's build: provided before any suite starts.
+if (files.some((file) => readFileSync(file, 'utf8').includes('testing/browser'))) {
+  ensureChromium();
+  ensureDashboardBuilt();
+}
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
