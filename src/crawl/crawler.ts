@@ -5,7 +5,7 @@ import { setMaxListeners } from 'node:events';
 import { FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
 import { extractLinks, headerRobotsDirectives } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
-import { scopeMatcher, type Scope } from './normalize-url.ts';
+import { scopeMatcher, scopeOf, type Scope } from './normalize-url.ts';
 import type { Robots } from './robots.ts';
 
 export interface CrawledPage {
@@ -63,10 +63,10 @@ export function isHtmlContentType(contentType: string | null): boolean {
 export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult> {
   const limits = { ...DEFAULT_CRAWL_LIMITS, ...options.limits };
   const { fetcher, robots } = options;
-  const inScope = scopeMatcher(options.scope);
+  let inScope = scopeMatcher(options.scope);
   const known = options.known ?? new Set<string>();
   const maxFetches = Math.max(options.maxUrls * limits.fetchesPerUrl, options.maxUrls + 10);
-  const interval = Math.max(limits.delayMs, robots.crawlDelayMs);
+  fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
 
   const queue: string[] = [options.startUrl];
   let head = 0;
@@ -79,7 +79,6 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
   let active = 0;
   let stoppedBy: CrawlStop | null = null;
   let startError: FetchError | null = null;
-  let nextStartAt = 0;
 
   // Aborts requests in flight when the crawl stops early (maxUrls, caller's signal).
   const stopController = new AbortController();
@@ -119,20 +118,10 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     queue.push(url);
   }
 
-  async function politeWait() {
-    if (interval <= 0) return;
-    const now = Date.now();
-    const wait = nextStartAt - now;
-    nextStartAt = Math.max(now, nextStartAt) + interval;
-    if (wait > 0) await sleep(wait, stopController.signal);
-  }
-
   async function visit(url: string, prefetched?: FetchResponse) {
     let res = prefetched;
     if (!res) {
       if (fetched >= maxFetches) return stop('fetchBudget');
-      await politeWait();
-      if (stoppedBy !== null) return;
       fetched++;
       try {
         res = await fetcher.fetch(url, { signal: stopController.signal, wantBody: isHtmlContentType });
@@ -161,6 +150,17 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     if (res.contentType === null && !/^\s*</.test(html)) return;
 
     const page = extractLinks(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
+    if (page.refresh !== null && page.refresh !== finalUrl && !seen.has(page.refresh) && robots.isAllowed(page.refresh)) {
+      // A meta refresh forwards like a redirect. From the start page it also moves the job's scope
+      // to the target's folder: a home page forwarding to /en/ keeps the job in one language.
+      if (url === options.startUrl && inScope(page.refresh)) inScope = scopeMatcher(scopeOf(page.refresh));
+      if (inScope(page.refresh)) {
+        seen.add(page.refresh);
+        if (url === options.startUrl) return visit(page.refresh);
+        queue.push(page.refresh);
+      }
+      return;
+    }
     const fromHeader = headerRobotsDirectives(res.headers['x-robots-tag']);
     const noindex = page.noindex || fromHeader.noindex;
     const nofollow = page.nofollow || fromHeader.nofollow;
@@ -209,17 +209,4 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
   }
   if (errors > MAX_ERROR_WARNINGS) warnings.push(`${errors} pages could not be fetched (first ${MAX_ERROR_WARNINGS} shown)`);
   return { urls, fetched, stoppedBy: stoppedBy ?? 'done', startError, warnings };
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

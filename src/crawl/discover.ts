@@ -86,6 +86,7 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
   try {
     const site = await openSite(start, fetcher, limits, signal, warn);
     const { scope, robots, startResponse } = site;
+    fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
 
     if (options.mode !== 'crawl' && urls.length < maxUrls && !signal.aborted) {
       const sitemaps = await collectSitemapUrls({

@@ -61,6 +61,12 @@ export interface FetchResponse {
 
 export interface Fetcher {
   fetch(url: string, options?: FetchOptions): Promise<FetchResponse>;
+  /**
+   * The host's politeness (robots.txt Crawl-delay, or the configured delay): the least time between
+   * the starts of two requests. One fetcher serves a whole job, so crawled pages and pages only a
+   * sitemap listed keep the same pace.
+   */
+  pace(intervalMs: number): void;
   close(): Promise<void>;
 }
 
@@ -74,9 +80,20 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const agent = createGuardedAgent({ ...guard, connections: limits.concurrencyPerHost, connectTimeoutMs: limits.requestTimeoutMs });
   const userAgent = options.userAgent ?? USER_AGENT;
 
+  let interval = 0;
+  let nextStartAt = 0;
+  async function politeTurn(signal: AbortSignal | undefined) {
+    if (interval <= 0) return;
+    const now = Date.now();
+    const wait = nextStartAt - now;
+    nextStartAt = Math.max(now, nextStartAt) + interval;
+    if (wait > 0) await sleep(wait, signal);
+  }
+
   async function fetchUrl(input: string, fetchOptions: FetchOptions = {}): Promise<FetchResponse> {
     const start = normalizeUrl(input, undefined, limits.maxUrlLength);
     if (!start) throw new FetchError('BAD_URL', `Not a fetchable http(s) URL: ${truncateUrl(input)}`, input);
+    await politeTurn(fetchOptions.signal);
     const timeoutMs = fetchOptions.timeoutMs ?? limits.requestTimeoutMs;
     const maxBytes = fetchOptions.maxBytes ?? limits.maxPageBytes;
 
@@ -116,6 +133,9 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
 
   return {
     fetch: fetchUrl,
+    pace: (intervalMs) => {
+      interval = Math.max(0, intervalMs);
+    },
     close: () => agent.close(),
   };
 }
@@ -338,4 +358,18 @@ function safeHost(url: string): string {
 
 function truncateUrl(url: string): string {
   return url.length > 200 ? url.slice(0, 200) + '…' : url;
+}
+
+/** Resolves after `ms`, or at once when the signal aborts (the request then fails as aborted). */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -11,6 +11,8 @@ export interface PageLinks {
   /** Normalized, de-duplicated http(s) links, in document order, at most maxLinks. */
   links: string[];
   canonical: string | null;
+  /** `<meta http-equiv="refresh" content="0; url=…">`: the page forwards there, like a redirect. */
+  refresh: string | null;
   /** `<meta name="robots" content="noindex">` (or `none`), also for our own agent name. */
   noindex: boolean;
   nofollow: boolean;
@@ -25,8 +27,8 @@ export interface ExtractOptions {
 const MAX_TITLE_CHARS = 1000;
 const SKIPPED_SCHEMES = /^\s*(?:#|javascript:|mailto:|tel:|data:|about:|blob:)/i;
 const TAGS = new Set(['a', 'area', 'base', 'link', 'meta', 'title']);
-type Attribute = 'href' | 'rel' | 'name' | 'content';
-const ATTRIBUTES = new Set<string>(['href', 'rel', 'name', 'content']);
+type Attribute = 'href' | 'rel' | 'name' | 'content' | 'http-equiv';
+const ATTRIBUTES = new Set<string>(['href', 'rel', 'name', 'content', 'http-equiv']);
 
 // Called for every tag of every page: rule out most tag names by length and first
 // letter before allocating a lowercase copy (a, area, base, link, meta, title).
@@ -56,8 +58,9 @@ export function extractLinks(html: string, pageUrl: string, options: ExtractOpti
     }
   }
   const canonical = scan.canonical !== null ? normalizeUrl(scan.canonical.trim(), baseUrl, maxUrlLength) : null;
+  const refresh = scan.refresh !== null ? normalizeUrl(scan.refresh, baseUrl, maxUrlLength) : null;
   const title = scan.title !== null ? scan.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS) : '';
-  return { links, canonical, noindex: scan.noindex, nofollow: scan.nofollow, title: title || null };
+  return { links, canonical, refresh, noindex: scan.noindex, nofollow: scan.nofollow, title: title || null };
 }
 
 /** Tokenizer callbacks; positions are offsets into `html` (it is written in one piece). */
@@ -65,6 +68,7 @@ class PageScan implements TokenizerCallbacks {
   readonly rawLinks = new Set<string>();
   base: string | null = null;
   canonical: string | null = null;
+  refresh: string | null = null;
   noindex = false;
   nofollow = false;
   title: string | null = null;
@@ -74,6 +78,7 @@ class PageScan implements TokenizerCallbacks {
   private rel: string | undefined;
   private name: string | undefined;
   private content: string | undefined;
+  private 'http-equiv': string | undefined;
   private attribName: Attribute | null = null;
   private attribValue = '';
   private inTitle = false;
@@ -90,7 +95,7 @@ class PageScan implements TokenizerCallbacks {
     const name = this.html.slice(start, end).toLowerCase();
     if (!TAGS.has(name)) return;
     this.tag = name;
-    this.href = this.rel = this.name = this.content = undefined;
+    this.href = this.rel = this.name = this.content = this['http-equiv'] = undefined;
   }
 
   onattribname(start: number, end: number): void {
@@ -144,6 +149,9 @@ class PageScan implements TokenizerCallbacks {
       case 'meta': {
         const name = this.name?.toLowerCase();
         const content = this.content;
+        if (this.refresh === null && this['http-equiv']?.toLowerCase() === 'refresh' && content !== undefined) {
+          this.refresh = /^\s*\d*(?:\.\d*)?\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(content)?.[1] ?? null;
+        }
         if ((name === 'robots' || name === ROBOTS_USER_AGENT) && content !== undefined) {
           const directives = robotsDirectives(content);
           this.noindex ||= directives.noindex;

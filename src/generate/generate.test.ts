@@ -20,7 +20,9 @@ const SITE: PageInput[] = [
   {
     url: 'https://acme.dev/',
     html: `<html><head><title>Acme Docs</title><meta name="description" content="Guides, API reference and examples for building with Acme widgets."></head>
-      <body><main><h1>Welcome</h1><p>Acme widgets snap together into shelves, racks and whole rooms without any tools.</p></main></body></html>`,
+      <body><main><h1>Welcome</h1><p>Acme widgets snap together into shelves, racks and whole rooms without any tools.</p>
+      <ul><li><a href="/docs/install">Install</a></li><li><a href="/docs/configure">Configure</a></li><li><a href="/docs/deploy">Deploy</a></li>
+      <li><a href="/api/widgets">Widgets API</a></li><li><a href="/api/shelves">Shelves API</a></li></ul></main></body></html>`,
   },
   { url: 'https://acme.dev/docs/install', html: docPage('Install', 'Install the Acme CLI with one command on Linux, macOS or Windows.'), lastModified: '2024-03-02' },
   { url: 'https://acme.dev/docs/configure', html: docPage('Configure', 'Configure widgets with a YAML file checked into your repository.') },

@@ -1,12 +1,20 @@
-// The whole generation for one site: extract each page as it arrives, settle site-wide titles and
-// descriptions, describe (enhanced), then render llms.txt and llms-full.txt.
+// The whole generation for one site: outline each page as it arrives, rank the candidates by the
+// site's own navigation, extract and describe the chosen ones, group them into the site's parts,
+// describe (enhanced), then render llms.txt and llms-full.txt.
+import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { createExtractiveDescriber, NO_USAGE, type Describer, type DescribeUsage } from './describe.js';
-import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.js';
-import { renderLlmsFullTxt, renderLlmsTxt } from './render.js';
-import { findOptionalPages } from './sections.js';
-import { inferSite, refineSimplePages } from './site.js';
-import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.js';
+import { createExtractiveDescriber, NO_USAGE, type Describer, type DescribeUsage } from './describe.ts';
+import { describePage } from './description.ts';
+import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
+import { sectionsFromMap } from './map-sections.ts';
+import { outlinePage, type PageOutline } from './outline.ts';
+import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
+import { findSecondaryPages } from './secondary.ts';
+import { inLanguageOf } from './language.ts';
+import { inferSite, refineSimplePages } from './site.ts';
+import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
+import { compactKey } from './text.ts';
+import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
   /** The site's normalized URL (its home page). */
@@ -24,6 +32,8 @@ export interface GenerateOptions {
   extractor?: (page: PageInput, url: string) => Promise<ExtractedPage>;
   /** Pages handed to `extractor` at once. Default 4. */
   extractorConcurrency?: number;
+  /** Pages to list; more may be handed over, and the most important are kept. Default: all. */
+  maxPages?: number;
 }
 
 export interface GenerationProgress {
@@ -57,73 +67,167 @@ export interface GenerationResult {
 }
 
 /**
- * Generates llms.txt (and llms-full.txt) from fetched pages. Pages are extracted one at a time as
- * the iterable yields them, and only their small extracted form is kept, so a 1,000-page site
- * never holds more than one DOM. The event loop gets a turn between pages.
+ * Generates llms.txt (and llms-full.txt) from fetched pages. Each page is outlined as it arrives
+ * (one parse: its links, headings and one-liners) and keeps its HTML until the choice is made;
+ * the site's map then ranks every candidate, the best `maxPages` are extracted (the first ones
+ * speculatively while pages still arrive), described and grouped into the site's own sections.
  */
 export async function generateLlmsTxt(
   input: Iterable<PageInput> | AsyncIterable<PageInput>,
   options: GenerateOptions,
 ): Promise<GenerationResult> {
   const { signal, onProgress } = options;
-  const extractOne = options.extractor ?? (async (page: PageInput, url: string) => extractPage(page.html, url, options.extract));
-  // With an extractor off the main thread, several pages are read at once; inline, one at a time.
-  const maxInFlight = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
-  const slots: Promise<ExtractedPage & { lastModified: string | null }>[] = [];
-  const inFlight = new Set<Promise<unknown>>();
-  const seen = new Set<string>();
-  let extractionFailures = 0;
-  let done = 0;
+  const maxPages = options.maxPages ?? Infinity;
+  const extractor = createExtraction(options);
+  const arrived: Candidate[] = [];
+  const seenKeys = new Set<string>();
+  const byBody = new Map<string, Candidate>();
+  const homeKey = pageKey(options.siteUrl);
   const started = performance.now();
   for await (const page of input) {
     signal?.throwIfAborted();
     const url = page.url.replace(/#.*$/, '');
-    if (seen.has(url)) continue;
-    seen.add(url);
-    const slot = extractOne(page, url)
-      .catch(() => {
-        extractionFailures++;
-        return unreadablePage(url);
-      })
-      .then((extracted) => {
-        onProgress?.({ phase: 'extract', done: ++done, total: null });
-        return { ...extracted, lastModified: page.lastModified ?? null };
-      });
-    slots.push(slot);
-    inFlight.add(slot);
-    void slot.finally(() => inFlight.delete(slot));
-    if (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+    const key = pageKey(url);
+    if (seenKeys.has(key)) continue;
+    seenKeys.add(key);
+    const body = createHash('sha1').update(page.html).digest('base64');
+    const twin = byBody.get(body);
+    if (twin) {
+      // The same page under two URLs is listed once, under the home page's URL when it is one of them.
+      if (key === homeKey) [twin.outline.url, url].forEach((alias) => alias !== url && twin.aliases.push(alias));
+      else twin.aliases.push(url);
+      if (key === homeKey) twin.page.url = twin.outline.url = url;
+      continue;
+    }
+    const outline = outlinePage(page.html, url);
+    const candidate: Candidate = { page: { ...page, url }, outline, aliases: [] };
+    byBody.set(body, candidate);
+    arrived.push(candidate);
+    // Pages arrive roughly in navigation order: the first ones are most likely chosen.
+    if (arrived.length <= maxPages) extractor.start(candidate);
+    onProgress?.({ phase: 'extract', done: arrived.length, total: null });
     if (!options.extractor) await yieldToEventLoop();
   }
-  const extracted = await Promise.all(slots);
+  signal?.throwIfAborted();
+
+  // The start page arrives first: it is the home page when the site's URL itself forwarded elsewhere.
+  const home = arrived.find((c) => pageKey(c.outline.url) === homeKey || c.aliases.some((alias) => pageKey(alias) === homeKey)) ?? arrived[0];
+  const candidates = inLanguageOf(home, arrived);
+  const outlines = candidates.map((candidate) => candidate.outline);
+  const secondary = findSecondaryPages(outlines);
+  const map = buildSiteMap(
+    home?.outline.url ?? options.siteUrl,
+    candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), priority: page.priority })),
+  );
+  const chosen = choosePages(map, maxPages);
+  const byUrl = new Map(candidates.map((candidate) => [candidate.outline.url, candidate]));
+  const chosenCandidates = chosen.map((node) => byUrl.get(node.url)!);
+  chosenCandidates.forEach((candidate) => extractor.start(candidate));
+  const extracted = await Promise.all(chosenCandidates.map((candidate) => candidate.extracted!));
+  for (const candidate of arrived) candidate.page.html = '';
   const extractMs = performance.now() - started;
-  const result = await generateFromExtracted(extracted, options);
-  return { ...result, stats: { ...result.stats, extractionFailures, extractMs: Math.round(extractMs) } };
+
+  const isRepeated = findRepeatedTexts(outlines);
+  const simple = refineSimplePages(extracted);
+  const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
+  const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
+  const pages: DescribedPage[] = chosen.map((node, index) => ({
+    url: node.url,
+    title: node === map.home ? site.name : simple[index].title,
+    description: describePage(
+      {
+        title: simple[index].title,
+        purposeLine: node.outline.purposeLine,
+        metaDescription: extracted[index].metaDescription,
+        paragraphs: [node.outline.firstParagraph, extracted[index].firstParagraph],
+        childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
+        headings: extracted[index].headings,
+      },
+      isRepeated,
+    ),
+    section: null,
+    markdown: extracted[index].markdown,
+    lastModified: candidatesLastModified(byUrl, node.url),
+    optional: node.secondary,
+    source: 'metadata',
+  }));
+  const ordered = placeInSections(map, chosen, pages);
+  const result = await describeAndRender(site, ordered, options);
+  return { ...result, stats: { ...result.stats, extractionFailures: extractor.failures, extractMs: Math.round(extractMs) } };
+}
+
+interface Candidate {
+  page: PageInput;
+  outline: PageOutline;
+  /** Other URLs with the same body. */
+  aliases: string[];
+  extracted?: Promise<ExtractedPage>;
+}
+
+/** Extraction of chosen pages: inline, or through the caller's worker pool with a bounded number in flight. */
+function createExtraction(options: GenerateOptions) {
+  const extractOne = options.extractor ?? (async (page: PageInput, url: string) => extractPage(page.html, url, options.extract));
+  const limit = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const state = {
+    failures: 0,
+    start(candidate: Candidate) {
+      if (candidate.extracted) return;
+      const page = { ...candidate.page };
+      candidate.extracted = (async () => {
+        while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+        active++;
+        try {
+          return await extractOne(page, page.url);
+        } catch {
+          state.failures++;
+          return unreadablePage(page.url);
+        } finally {
+          active--;
+          waiting.shift()?.();
+        }
+      })();
+    },
+  };
+  return state;
+}
+
+function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): string | null {
+  return byUrl.get(url)?.page.lastModified ?? null;
+}
+
+/** Paragraphs and meta descriptions that many pages share (banners, footers, donation notes). */
+function findRepeatedTexts(outlines: readonly PageOutline[]): (text: string) => boolean {
+  const perPage = outlines.map((outline) => [...new Set([...outline.paragraphs, outline.metaDescription ?? ''].map(compactKey).filter(Boolean))]);
+  const counts = new Map<string, number>();
+  for (const keys of perPage) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const threshold = Math.max(2, Math.min(5, Math.ceil(outlines.length * 0.2)));
+  return (text: string) => (counts.get(compactKey(text)) ?? 0) >= threshold;
 }
 
 /**
- * The steps after extraction, for a caller that extracted the pages itself (e.g. while crawling):
- * site-wide titles and descriptions, the describer (enhanced), rendering.
+ * The pages in the order they are listed, each with its section: the site's own parts when its
+ * navigation yields them, else sections from URL folders (render decides).
  */
-export async function generateFromExtracted(
-  extracted: readonly (ExtractedPage & { lastModified?: string | null })[],
-  options: Omit<GenerateOptions, 'extract'>,
-): Promise<GenerationResult> {
-  const { signal, onProgress } = options;
-  const simple = refineSimplePages(extracted);
-  let site = inferSite(options.siteUrl, extracted);
-  const optional = findOptionalPages(extracted.map((page) => page.url));
-  const pages: DescribedPage[] = extracted.map((page, index) => ({
-    url: page.url,
-    title: simple[index].title,
-    description: simple[index].description,
-    section: null,
-    markdown: page.markdown,
-    lastModified: page.lastModified ?? null,
-    optional: optional.has(page.url),
-    source: 'metadata',
-  }));
+function placeInSections(map: SiteMap, chosen: readonly MapNode[], pages: DescribedPage[]): DescribedPage[] {
+  const pageOf = new Map(chosen.map((node, index) => [node, pages[index]]));
+  const sections = sectionsFromMap(map, chosen.filter((node) => !node.secondary));
+  if (!sections) return pages;
+  const ordered: DescribedPage[] = [];
+  for (const section of sections) {
+    for (const node of section.nodes) {
+      const page = pageOf.get(node)!;
+      page.section = section.name;
+      ordered.push(page);
+    }
+  }
+  return [...ordered, ...pages.filter((page) => page.optional)];
+}
 
+/** The describer (enhanced), then rendering. */
+async function describeAndRender(site: SiteSummary, pages: DescribedPage[], options: GenerateOptions): Promise<Omit<GenerationResult, 'stats'> & { stats: GenerationStats }> {
+  const { signal, onProgress } = options;
   let usage: DescribeUsage = { ...NO_USAGE };
   let errors: string[] = [];
   if (options.method === 'enhanced') {
@@ -135,8 +239,8 @@ export async function generateFromExtracted(
     result.pages.forEach((described, index) => {
       const page = pages[index];
       page.title = described.title || page.title;
-      page.description = described.description;
-      page.section = described.section ?? null;
+      page.description = described.description || page.description;
+      if (described.section && !page.optional) page.section = described.section;
       page.source = described.source;
     });
     site = { name: result.site.name || site.name, summary: result.site.summary || site.summary };

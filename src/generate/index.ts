@@ -2,7 +2,7 @@
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
 export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, SiteSummary } from './types.js';
 
-export { generateFromExtracted, generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.js';
+export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.js';
 
 export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.js';
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.js';

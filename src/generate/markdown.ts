@@ -178,7 +178,7 @@ export function tidyMarkdown(markdown: string, maxChars = MAX_MARKDOWN_CHARS): s
     // Close a code block the cut left open.
     const fences = text.match(/^(`{3,}|~{3,})/gm) ?? [];
     if (fences.length % 2 === 1) text += `\n${fences[fences.length - 1]}`;
-    text += '\n\n[…]';
+    text += `\n\n[…] (cut here: the page goes on beyond ${maxChars.toLocaleString('en')} characters; the rest is at its source URL)`;
   }
   return text;
 }

@@ -1,8 +1,8 @@
 // llms.txt and llms-full.txt, following llmstxt.org: `# Name`, `> summary`, optional details,
 // then `## Section` lists of `- [title](url): notes`, with `## Optional` last.
-import { planSections } from './sections.js';
-import { normalizeWhitespace } from './text.js';
-import type { DescribedPage, SiteSummary } from './types.js';
+import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
+import { normalizeWhitespace } from './text.ts';
+import type { DescribedPage, SiteSummary } from './types.ts';
 
 export interface RenderOptions {
   /** Append each page's sitemap lastmod (YYYY-MM-DD) to its notes. */
@@ -13,7 +13,7 @@ export function renderLlmsTxt(site: SiteSummary, pages: readonly DescribedPage[]
   const blocks = header(site);
   const details = detailsText(site.details);
   if (details) blocks.push(details);
-  for (const section of planSections(pages)) {
+  for (const section of groupIntoSections(pages)) {
     const links = section.pages.map((page) => linkLine(page, options));
     blocks.push(`## ${oneLine(section.name)}\n\n${links.join('\n')}`);
   }
@@ -23,14 +23,34 @@ export function renderLlmsTxt(site: SiteSummary, pages: readonly DescribedPage[]
 /** The site header, then every page's main content under `## title` with its source URL. */
 export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[]): string {
   const parts = [header(site).join('\n\n')];
-  for (const section of planSections(pages)) {
+  const isRepeatedLine = findRepeatedLines(pages.map((page) => page.markdown));
+  for (const section of groupIntoSections(pages)) {
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
-      const body = demoteHeadings(withoutLeadingTitle(page.markdown, title), 2).trim() || oneLine(page.description);
+      const markdown = withoutNavigation(page.markdown, isRepeatedLine);
+      const body = demoteHeadings(withoutLeadingTitle(markdown, title), 2).trim() || oneLine(page.description);
       parts.push([`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
     }
   }
   return `${parts.join('\n\n---\n\n')}\n`;
+}
+
+/**
+ * Pages that all carry a section (the site's own parts, or the model's) are listed in the order
+ * given, one block per section in order of first appearance, `Optional` last; otherwise the
+ * sections come from URL folders.
+ */
+export function groupIntoSections(pages: readonly DescribedPage[]): Section<DescribedPage>[] {
+  const regular = pages.filter((page) => !page.optional && page.section !== OPTIONAL_SECTION);
+  if (regular.length === 0 || regular.some((page) => !page.section)) return planSections(pages);
+  const sections = new Map<string, Section<DescribedPage>>();
+  for (const page of regular) {
+    const key = page.section!.toLowerCase();
+    if (!sections.has(key)) sections.set(key, { name: page.section!, pages: [] });
+    sections.get(key)!.pages.push(page);
+  }
+  const optional = pages.filter((page) => !regular.includes(page));
+  return [...sections.values(), ...(optional.length > 0 ? [{ name: OPTIONAL_SECTION, pages: optional }] : [])];
 }
 
 function header(site: SiteSummary): string[] {
@@ -80,6 +100,44 @@ export function formatDate(value: string | null | undefined): string | null {
   if (iso) return iso[1];
   const time = Date.parse(value);
   return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
+}
+
+// A line of links to the same page in other languages ("English | Deutsch | Español"), or one
+// that only takes the reader back to the top of the page.
+const LANGUAGE_NAMES =
+  /^(?:english|deutsch|español|espanol|français|francais|italiano|português|portugues|nederlands|dansk|svenska|norsk|suomi|polski|русский|日本語|中文|简体中文|繁體中文|한국어|türkçe|čeština|magyar|română|ελληνικά|العربية|[a-z]{2}(?:-[a-z]{2,4})?)$/i;
+const BACK_TO_TOP = /^\s*(?:[-*]\s*)?\[(?:\^|↑|⬆|top|back to top|to top|go to top|return to top)\]\([^)]*\)\s*$/i;
+
+/** Drops language switchers, back-to-top links and lines (navigation, footers) that many pages repeat. */
+function withoutNavigation(markdown: string, isRepeatedLine: (line: string) => boolean): string {
+  let fence = false;
+  return markdown
+    .split('\n')
+    .filter((line) => {
+      if (/^\s{0,3}(?:`{3,}|~{3,})/.test(line)) fence = !fence;
+      if (fence || !line.trim()) return true;
+      return !BACK_TO_TOP.test(line) && !isLanguageSwitcher(line) && !isRepeatedLine(line);
+    })
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n');
+}
+
+function isLanguageSwitcher(line: string): boolean {
+  const links = [...line.matchAll(/\[([^\]]+)\]\([^)]*\)/g)].map((match) => match[1].trim());
+  if (links.length < 3) return false;
+  const rest = line.replace(/\[[^\]]+\]\([^)]*\)/g, '').replace(/available languages:?|languages?:?|[\s|,/·•-]+/gi, '');
+  return rest === '' && links.filter((text) => LANGUAGE_NAMES.test(text)).length >= links.length * 0.8;
+}
+
+/** Lines (outside code) that appear on at least 3 pages and a fifth of them: navigation and footers. */
+function findRepeatedLines(markdowns: readonly string[]): (line: string) => boolean {
+  const counts = new Map<string, number>();
+  for (const markdown of markdowns) {
+    const lines = new Set(markdown.split('\n').map((line) => line.trim()).filter((line) => line.length > 0 && !/^(?:`{3,}|~{3,}|#|\|)/.test(line)));
+    for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  const threshold = Math.max(3, Math.ceil(markdowns.length * 0.2));
+  return (line) => (counts.get(line.trim()) ?? 0) >= threshold;
 }
 
 /** Drops a first heading that only repeats the page title. */

@@ -71,10 +71,15 @@ describe('inferSite', () => {
     assert.equal(inferSite('https://www.acme.dev/', []).name, 'acme.dev');
   });
 
-  test('summarizes with the home page’s first paragraph, else the description pages share', () => {
+  test('summarizes in one sentence with the home page’s first paragraph, else the description pages share', () => {
     assert.equal(
-      inferSite('https://acme.dev/', [extracted('https://acme.dev/', { firstParagraph: 'Acme makes widgets. They snap together. Buy some today, or read the docs first.' })]).summary,
-      'Acme makes widgets. They snap together. Buy some today, or read the docs first.',
+      inferSite('https://acme.dev/', [extracted('https://acme.dev/', { firstParagraph: 'Acme makes shelves out of widgets. They snap together. Buy some today.' })]).summary,
+      'Acme makes shelves out of widgets.',
+    );
+    assert.equal(
+      inferSite('https://acme.dev/', [extracted('https://acme.dev/', { firstParagraph: 'Welcome! Acme makes shelves out of widgets. They snap together.' })]).summary,
+      'Acme makes shelves out of widgets.',
+      'a greeting is not the summary',
     );
     const pages = [extracted('https://acme.dev/a', { metaDescription: SHARED }), extracted('https://acme.dev/b', { metaDescription: SHARED })];
     assert.equal(inferSite('https://acme.dev/', pages).summary, SHARED);

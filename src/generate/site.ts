@@ -1,11 +1,12 @@
 // Site-level decisions the pages make together: the site's name and summary, and titles and
 // descriptions that turn out to be site-wide boilerplate once all pages are seen.
-import { findRepeatedDescriptions } from './boilerplate.js';
-import { findHomePage } from './describe.js';
-import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.js';
-import { compactKey, summarizeToSentences } from './text.js';
-import { findCommonTitleAffix, hostNames, stripSiteName, titleParts } from './title.js';
-import type { SiteSummary } from './types.js';
+import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
+import { findHomePage } from './describe.ts';
+import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
+import type { PageOutline } from './outline.ts';
+import { compactKey, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
+import { findCommonTitleAffix, hostNames, stripSiteName, titleParts } from './title.ts';
+import type { SiteSummary } from './types.ts';
 
 export interface SimplePage {
   url: string;
@@ -43,28 +44,59 @@ export function refineSimplePages(pages: readonly ExtractedPage[]): SimplePage[]
   return refined;
 }
 
+export interface SiteContext {
+  /** The home page's outline, when it was fetched. */
+  home?: PageOutline | null;
+  /** Pages the home page lists first, whose lead paragraph may say what the site is. */
+  leadPages?: readonly PageOutline[];
+  /** Text that many pages share: never the summary. */
+  isRepeated?: (text: string) => boolean;
+}
+
 /**
  * The site's name (the pages' og:site_name, else the " | Name" their titles share, else the home
- * page's title, else the host) and summary (the home page's meta description, else its first
- * paragraph, else the description most pages share).
+ * page's title, else the host), without "Home Page" noise, and a one-sentence summary from what
+ * the site says about itself: the home page's meta description or lead paragraph, else the lead
+ * paragraph of the first page it lists when that names the site; never text many pages share.
  */
-export function inferSite(siteUrl: string, pages: readonly ExtractedPage[]): SiteSummary {
+export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], context: SiteContext = {}): SiteSummary {
   const home = findHomePage(siteUrl, pages);
-  const name =
+  const rawName =
     mostCommon(pages.map((page) => page.siteName)) ??
     findCommonTitleAffix(pages.map((page) => page.fullTitle ?? page.title)) ??
     homeTitleName(home) ??
     hostNames(siteUrl)[0] ??
     siteUrl;
+  const name = cleanSiteName(rawName) || rawName;
+  const isRepeated = context.isRepeated ?? (() => false);
+  const usable = (text: string | null | undefined) => {
+    const clean = normalizeWhitespace(text);
+    return clean.split(' ').length >= 5 && !isRepeated(clean) && !isBoilerplateDescription(clean) ? clean : null;
+  };
+  const homeTexts = [home?.metaDescription, context.home?.metaDescription, ...(context.home?.paragraphs ?? []), home?.firstParagraph];
+  const fromHome = homeTexts.map(usable).find(Boolean);
+  const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(compactKey(name.split(/\s+/)[0]));
+  const fromLead = (context.leadPages ?? []).flatMap((page) => [page.metaDescription, ...page.paragraphs]).map(usable).find(namesSite);
   const sharedMeta = mostCommon(pages.map((page) => page.metaDescription), 2);
-  const summary = home?.metaDescription
-    ? summarizeToSentences(home.metaDescription, 300)
-    : home?.firstParagraph
-      ? summarizeToSentences(home.firstParagraph, 300)
-      : sharedMeta
-        ? summarizeToSentences(sharedMeta, 300)
-        : '';
-  return { name, summary };
+  const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta) ? sharedMeta : '');
+  return { name, summary: oneSentence(source) };
+}
+
+/** "SQLite Home Page" → "SQLite"; "git(1) Manual Page" → "git"; "Welcome to Acme" → "Acme". */
+export function cleanSiteName(name: string): string {
+  return normalizeWhitespace(name)
+    .replace(/^welcome\s+to\s+(?:the\s+)?/i, '')
+    .replace(/\s*[-–—:|]?\s*(?:home\s*page|homepage|manual\s+page|main\s+page|start\s+page)$/i, '')
+    .replace(/\(\d\w*\)/g, '')
+    .trim();
+}
+
+/** The first sentence, or two when the first is only a fragment ("Welcome!"). */
+function oneSentence(text: string): string {
+  const sentences = splitSentences(text).filter((sentence) => !/^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence));
+  if (sentences.length === 0) return '';
+  const first = sentences[0].split(/\s+/).length < 5 && sentences[1] ? `${sentences[0]} ${sentences[1]}` : sentences[0];
+  return summarizeToSentences(first, 300);
 }
 
 /** "Acme — Widgets for everyone" names the site "Acme". */

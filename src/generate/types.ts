@@ -8,6 +8,8 @@ export interface PageInput {
   html: string;
   /** The sitemap's lastmod for this URL, when it had one. */
   lastModified?: string | null;
+  /** The sitemap's priority for this URL (0-1), when it gave one. */
+  priority?: number | null;
 }
 
 /** Who wrote a page's title and description. */

@@ -56,6 +56,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
       const result = await generateLlmsTxt(collected.pages, {
         siteUrl: job.url,
         method: options.generationMethod,
+        maxPages: options.maxUrls,
         describer: deps.describer ?? undefined,
         includeModificationDate: options.includeModificationDate,
         fullText: options.showFullText,

@@ -1,6 +1,8 @@
 /**
  * Pages for the generator, as they arrive: the crawler hands over the HTML it already fetched,
- * and the pages only a sitemap listed are fetched here, a few at a time. Nothing is fetched twice.
+ * and the pages only a sitemap listed are fetched here, a few at a time, through the same fetcher
+ * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
+ * candidateBudget); the generator keeps the most important.
  */
 import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl } from '../crawl/index.ts';
 import type { PageInput } from '../generate/index.ts';
@@ -23,6 +25,14 @@ export interface CollectedPages {
 }
 
 const FETCH_CONCURRENCY = 8;
+
+/**
+ * Pages read to choose the `maxUrls` listed ones from: the site's navigation decides which pages
+ * matter, and it can only rank what was read. Bounded in pages here and in time by the crawl limits.
+ */
+export function candidateBudget(maxUrls: number): number {
+  return Math.min(Math.max(3 * maxUrls, maxUrls + 100), maxUrls + 2000);
+}
 /** Pages waiting for the generator; the crawler waits when this many are queued. */
 const BUFFERED_PAGES = 32;
 
@@ -38,7 +48,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
         siteUrl,
         {
           mode: 'full',
-          maxUrls: options.maxUrls,
+          maxUrls: candidateBudget(options.maxUrls),
           signal: options.signal,
           onProgress: options.onDiscovered,
           onPage: async (page) => {

@@ -1,0 +1,104 @@
+// One short, specific description per listed page, from what the page says about itself: its
+// purpose line ("SELECT — retrieve rows from a table or view"), its meta description, its first
+// paragraph; a contents page without prose is summarised by its children's titles. Text many
+// pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
+import { isBoilerplateDescription } from './boilerplate.ts';
+import { normalizeWhitespace, splitSentences } from './text.ts';
+
+export interface DescriptionSignals {
+  title: string;
+  purposeLine: string | null;
+  metaDescription: string | null;
+  /** Paragraphs from the page, best first (the outline's first paragraph, the extracted one). */
+  paragraphs: readonly string[];
+  /** Titles of the pages this one lists as its contents, in order. */
+  childTitles: readonly string[];
+  headings: readonly string[];
+}
+
+const MAX_WORDS = 25;
+const NOISE =
+  /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|note:|see\s+also\b)/iu;
+const HASH = /\b[0-9a-f]{12,}\b/i;
+const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|\d+(?:\.\d+)*|[A-Z])\.\s+(?=\S)/i;
+const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are))+$/i;
+
+/** The description, or '' only when the page offers nothing at all. */
+export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
+  const usable = (text: string | null | undefined): string | null => {
+    const clean = normalizeWhitespace(text);
+    if (!clean || isRepeated(clean) || NOISE.test(clean) || HASH.test(clean) || isNavigation(clean)) return null;
+    if (isBoilerplateDescription(clean, signals.title)) return null;
+    return clean;
+  };
+  const purpose = usable(purposeOf(signals.purposeLine));
+  if (purpose) return shorten(capitalize(purpose));
+  const meta = usable(signals.metaDescription);
+  if (meta) return shorten(meta);
+  for (const paragraph of signals.paragraphs) {
+    const text = usable(paragraph);
+    if (text && text.split(/\s+/).length >= 4) return shorten(text);
+  }
+  const children = summarizeTitles(signals.childTitles);
+  if (children) return children;
+  const headings = summarizeTitles(signals.headings.filter((heading) => !NOISE.test(heading)));
+  return headings;
+}
+
+/** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */
+function purposeOf(line: string | null): string | null {
+  if (!line) return null;
+  const match = /^\S.{0,120}?\s+[—–-]{1,2}\s+(.+)$/u.exec(normalizeWhitespace(line));
+  return match ? match[1] : line;
+}
+
+function isNavigation(text: string): boolean {
+  const separators = (text.match(/\s[|»›•·]\s/g) ?? []).length;
+  return separators >= 2;
+}
+
+/** At most about 25 words: whole sentences when they fit, else cut at a word, never ending in ":". */
+export function shorten(text: string): string {
+  const sentences = splitSentences(text);
+  let result = '';
+  for (const sentence of sentences) {
+    const candidate = result ? `${result} ${sentence}` : sentence;
+    if (wordCount(candidate) > MAX_WORDS) break;
+    result = candidate;
+  }
+  if (!result) {
+    const words = (sentences[0] ?? text).split(/\s+/).slice(0, MAX_WORDS).join(' ');
+    result = `${words.replace(/[\s,;:(–—-]+$/u, '').replace(DANGLING, '')}…`;
+  }
+  return result.replace(/\s*:$/, '.');
+}
+
+/**
+ * A contents page's description from its entries: "Numeric, Monetary and Character types, and
+ * more." when most entries end in the same word, else "Covers A, B, C and more.".
+ */
+export function summarizeTitles(titles: readonly string[]): string {
+  const clean = [...new Set(titles.map((title) => normalizeWhitespace(title).replace(NUMBERING, '').replace(/[:.]+$/, '')).filter(Boolean))];
+  if (clean.length === 0) return '';
+  const shown = clean.slice(0, 5);
+  const more = clean.length > shown.length ? ', and more' : '';
+  const lastWords = shown.map((title) => title.split(/\s+/).pop()!.toLowerCase());
+  const common = lastWords[0];
+  if (shown.length >= 3 && lastWords.every((word) => word === common) && shown.every((title) => title.includes(' '))) {
+    const heads = shown.map((title) => title.slice(0, title.lastIndexOf(' ')));
+    return `${capitalize(listOf(heads))} ${common}${more}.`;
+  }
+  return `Covers ${listOf(shown)}${more}.`;
+}
+
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}

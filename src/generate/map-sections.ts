@@ -1,0 +1,172 @@
+// Sections named as the site names its parts: each listed page belongs to the home page's
+// contents entry its navigation path starts from ("II. The SQL Language" → "The SQL Language"),
+// or to the heading or caption that entry sits under when the home page groups its entries
+// ("Get started", "User Guides"). A part holding more than 40% of the links gives its largest
+// sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
+// the caller then falls back to URL folders.
+import type { OutlineLink } from './outline.ts';
+import type { MapNode, SiteMap } from './site-map.ts';
+import { normalizeWhitespace } from './text.ts';
+
+export interface MapSection {
+  name: string;
+  nodes: MapNode[];
+}
+
+interface Label {
+  id: string;
+  name: string;
+}
+
+interface Part {
+  id: string;
+  name: string;
+  depth: number;
+  nodes: MapNode[];
+  splittable: boolean;
+}
+
+const OVERVIEW = 'Overview';
+const MAX_SHARE = 0.4;
+const MIN_SECTIONS = 3;
+const MAX_SECTIONS = 25;
+const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|\d+(?:\.\d+)*|[A-Z])\.\s+(?=\S)/i;
+
+/** Sections for the chosen primary (non-secondary) pages, in the site's reading order. */
+export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
+  const home = map.home;
+  if (!home) return null;
+  const grouped = usesGroups(home, chosen);
+  const paths = new Map(chosen.map((node) => [node, labelPath(node, home, grouped)]));
+  const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
+  const parts: Part[] = [];
+  for (const node of chosen) {
+    const label = paths.get(node)![0];
+    if (!label) {
+      overview.nodes.push(node);
+      continue;
+    }
+    let part = parts.find((candidate) => candidate.id === label.id);
+    if (!part) parts.push((part = { id: label.id, name: label.name, depth: 0, nodes: [], splittable: true }));
+    part.nodes.push(node);
+  }
+  splitLargeParts(parts, paths, chosen.length);
+
+  for (let i = parts.length - 1; i >= 0; i--) {
+    if (parts[i].nodes.length === 1) overview.nodes.push(...parts.splice(i, 1)[0].nodes);
+  }
+  const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
+  if (sections.length < MIN_SECTIONS) return null;
+  for (const section of sections) section.nodes.sort((a, b) => a.order - b.order);
+  const [first, ...rest] = sections;
+  const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
+  return capSections(ordered);
+}
+
+/** Section names come from the headings above the home page's entries when those form at least three groups. */
+function usesGroups(home: MapNode, chosen: readonly MapNode[]): boolean {
+  const groups = new Set<string>();
+  for (const node of chosen) {
+    const top = topEntry(home, node);
+    if (top?.group) groups.add(top.group.toLowerCase());
+  }
+  return groups.size >= MIN_SECTIONS;
+}
+
+/** The home page's entry a page's path starts from, climbed to the top of the home page's list. */
+function topEntry(home: MapNode, node: MapNode): OutlineLink | null {
+  const first = firstStep(home, node);
+  if (!first?.viaLink) return null;
+  let link = first.viaLink;
+  while (link.parent >= 0) link = home.outline.links[link.parent];
+  return link;
+}
+
+function firstStep(home: MapNode, node: MapNode): MapNode | null {
+  let step: MapNode | null = node;
+  while (step && step.via !== home) step = step.via;
+  return step;
+}
+
+/** The labels from the home page down to a page: [group], the home entries, then each link followed. */
+function labelPath(node: MapNode, home: MapNode, grouped: boolean): Label[] {
+  const first = firstStep(home, node);
+  if (!first || node === home) return [];
+  const labels: Label[] = [];
+  const homeLinks = home.outline.links;
+  const entries: number[] = [];
+  for (let index = first.viaLinkIndex; index >= 0; index = homeLinks[index].parent) entries.unshift(index);
+  const top = homeLinks[entries[0]];
+  if (grouped && top.group) labels.push({ id: `group:${top.group.toLowerCase()}`, name: top.group });
+  for (const index of entries) labels.push({ id: `home:${index}`, name: homeLinks[index].text });
+  const chain: MapNode[] = [];
+  for (let step: MapNode | null = node; step && step !== first; step = step.via) chain.unshift(step);
+  for (const step of chain) labels.push({ id: `page:${step.key}`, name: step.viaLink?.text ?? step.outline.h1 ?? '' });
+  return labels;
+}
+
+/** Peels the largest sub-parts off a part holding more than 40% of the pages, until it holds less. */
+function splitLargeParts(parts: Part[], paths: Map<MapNode, Label[]>, total: number) {
+  for (;;) {
+    const large = parts.filter((part) => part.splittable && part.nodes.length > MAX_SHARE * total).sort((a, b) => b.nodes.length - a.nodes.length)[0];
+    if (!large) return;
+    large.splittable = false;
+    const subParts = new Map<string, Part>();
+    for (const node of large.nodes) {
+      const label = paths.get(node)![large.depth + 1];
+      if (!label) continue;
+      const sub = subParts.get(label.id) ?? { id: label.id, name: label.name, depth: large.depth + 1, nodes: [], splittable: true };
+      sub.nodes.push(node);
+      subParts.set(label.id, sub);
+    }
+    if (subParts.size < 2) {
+      // One sub-part holds everything (a part page whose only entry is a contents page): look one level deeper.
+      const only = [...subParts.values()][0];
+      if (only && only.nodes.length >= large.nodes.length - 1) {
+        large.depth++;
+        large.splittable = true;
+      }
+      continue;
+    }
+    const peeled: Part[] = [];
+    for (const sub of [...subParts.values()].sort((a, b) => b.nodes.length - a.nodes.length)) {
+      if (large.nodes.length <= MAX_SHARE * total || sub.nodes.length < 2) break;
+      const members = new Set(sub.nodes);
+      large.nodes = large.nodes.filter((node) => !members.has(node));
+      peeled.push(sub);
+    }
+    parts.splice(parts.indexOf(large) + 1, 0, ...peeled);
+    if (large.nodes.length === 0) parts.splice(parts.indexOf(large), 1);
+  }
+}
+
+function mergeByName(parts: Part[]): MapSection[] {
+  const sections: MapSection[] = [];
+  for (const part of parts) {
+    const name = sectionName(part.name);
+    const same = sections.find((section) => section.name.toLowerCase() === name.toLowerCase());
+    if (same) same.nodes.push(...part.nodes);
+    else sections.push({ name, nodes: [...part.nodes] });
+  }
+  return sections;
+}
+
+/** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
+export function sectionName(raw: string): string {
+  let name = normalizeWhitespace(raw).replace(NUMBERING, '').replace(/[:.;,]+$/, '').trim() || OVERVIEW;
+  if (name.length > 3 && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
+  return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
+}
+
+function byFirstPage(a: MapSection, b: MapSection): number {
+  return a.nodes[0].order - b.nodes[0].order;
+}
+
+/** More than 25 sections: the smallest join one "More" section at the end. */
+function capSections(sections: MapSection[]): MapSection[] {
+  if (sections.length <= MAX_SECTIONS) return sections;
+  const keep = new Set([...sections].sort((a, b) => b.nodes.length - a.nodes.length).slice(0, MAX_SECTIONS - 1));
+  const kept = sections.filter((section) => keep.has(section));
+  const more = sections.filter((section) => !keep.has(section)).flatMap((section) => section.nodes);
+  return [...kept, { name: 'More', nodes: more.sort((a, b) => a.order - b.order) }];
+}

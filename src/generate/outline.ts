@@ -1,0 +1,274 @@
+// A page's structure in one htmlparser2 pass (no DOM): what the site says about the page (meta
+// description, a reference page's purpose line, its first paragraph) and its links, told apart
+// by where they sit. Links in navigation and contents blocks (lists, tables of contents,
+// sidebars) are the site's own map; links in running text count less; links in page chrome
+// (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
+// every page. The generator ranks pages and names sections from these outlines.
+import { Parser } from 'htmlparser2';
+import { normalizeWhitespace } from './text.ts';
+
+export interface OutlineLink {
+  /** Absolute URL without its fragment. */
+  url: string;
+  text: string;
+  /** `toc`: in a list, table or navigation block; `prose`: in running text. */
+  kind: 'toc' | 'prose';
+  /** Nesting depth of lists around the link, 0 for a top-level entry. */
+  depth: number;
+  /** Index (in `links`) of the entry this one nests under, -1 for none. */
+  parent: number;
+  /** The heading or caption the link sits under, when there is one. */
+  group: string | null;
+}
+
+export interface PageOutline {
+  url: string;
+  lang: string | null;
+  documentTitle: string | null;
+  ogTitle: string | null;
+  siteName: string | null;
+  h1: string | null;
+  metaDescription: string | null;
+  /** A reference page's one-liner: "SELECT — retrieve rows", a manual's NAME line, a "Description:" row. */
+  purposeLine: string | null;
+  firstParagraph: string;
+  /** The first paragraphs of the content, to find text that many pages share. */
+  paragraphs: string[];
+  headings: string[];
+  links: OutlineLink[];
+  canonical: string | null;
+  /** `<meta http-equiv="refresh">` target: the page stands for that URL. */
+  refresh: string | null;
+  /** hreflang alternates other than this page. */
+  alternates: string[];
+}
+
+// Page chrome: repeated on every page, never part of the site's map.
+const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|sphinxsidebar|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
+const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
+// Navigation and contents blocks: their links are the site's own table of contents.
+const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
+const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
+const ITEM_TAGS = new Set(['li', 'dt', 'dd', 'td', 'th']);
+const HEADING = /^h[1-6]$/;
+const VOID_TAGS = new Set(['br', 'img', 'meta', 'link', 'input', 'hr', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
+const SKIP_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'button', 'select', 'textarea']);
+const MAX_LINKS = 1500;
+const MAX_PARAGRAPHS = 6;
+const MAX_HEADINGS = 30;
+const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
+
+interface Frame {
+  tag: string;
+  chrome: boolean;
+  nav: boolean;
+  caption: boolean;
+}
+
+export function outlinePage(html: string, url: string): PageOutline {
+  const outline: PageOutline = {
+    url,
+    lang: null,
+    documentTitle: null,
+    ogTitle: null,
+    siteName: null,
+    h1: null,
+    metaDescription: null,
+    purposeLine: null,
+    firstParagraph: '',
+    paragraphs: [],
+    headings: [],
+    links: [],
+    canonical: null,
+    refresh: null,
+    alternates: [],
+  };
+  let base = url;
+  const stack: Frame[] = [];
+  let chromeDepth = 0;
+  let navDepth = 0;
+  let captionDepth = 0;
+  let listDepth = 0;
+  let itemDepth = 0;
+  let skipDepth = 0;
+  // A link opening a list item is an entry of a list of links; one after text in the item is prose.
+  let itemHasText = false;
+  let group: string | null = null;
+  const lastAtDepth: number[] = [];
+
+  // Text being collected for the element that asked for it.
+  let text: { kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label'; tag: string; parts: string[]; level?: number } | null = null;
+  const linkStack: Array<{ href: string; parts: string[]; afterText: boolean }> = [];
+  let awaitingPurpose: 'next-cell' | 'refname' | 'name-section' | null = null;
+  let refnamediv = false;
+
+  const resolve = (href: string): string | null => {
+    try {
+      const target = new URL(href.trim(), base);
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
+      target.hash = '';
+      return target.href;
+    } catch {
+      return null;
+    }
+  };
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        const classes = attrs.class ?? '';
+        const id = attrs.id ?? '';
+        const role = attrs.role ?? '';
+        if (SKIP_TEXT_TAGS.has(name)) skipDepth++;
+        if (name === 'html' && attrs.lang) outline.lang = attrs.lang.toLowerCase();
+        if (name === 'base' && attrs.href) base = resolve(attrs.href) ?? base;
+        if (name === 'meta') return readMeta(attrs);
+        if (name === 'link') return readLink(attrs);
+        if (VOID_TAGS.has(name)) return;
+
+        const chrome =
+          name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || CHROME_CLASS.test(classes) || CHROME_ID.test(id);
+        const nav = name === 'nav' || role === 'navigation' || NAV_CLASS.test(classes) || /^(?:toc|nav|sidebar|menu)/i.test(id);
+        const caption = /(?:^|\s)caption(?:-text)?(?:$|\s)/.test(classes) || name === 'caption' || name === 'legend';
+        stack.push({ tag: name, chrome, nav, caption });
+        if (chrome) chromeDepth++;
+        if (nav) navDepth++;
+        if (caption) {
+          captionDepth++;
+          if (captionDepth === 1 && !text) text = { kind: 'caption', tag: name, parts: [] };
+        }
+        if (LIST_TAGS.has(name)) listDepth++;
+        if (ITEM_TAGS.has(name)) {
+          itemDepth++;
+          itemHasText = false;
+        }
+        if (/(?:^|\s)refnamediv(?:$|\s)/.test(classes)) refnamediv = true;
+
+        if (name === 'title' && !text) text = { kind: 'title', tag: name, parts: [] };
+        else if (HEADING.test(name) && !text) text = { kind: 'heading', tag: name, parts: [], level: Number(name[1]) };
+        else if (name === 'p' && refnamediv && !outline.purposeLine && !text) text = { kind: 'purpose', tag: name, parts: [] };
+        else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = { kind: 'purpose', tag: name, parts: [] };
+        else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = { kind: 'purpose', tag: name, parts: [] };
+        else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = { kind: 'label', tag: name, parts: [] };
+        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && !text) text = { kind: 'paragraph', tag: name, parts: [] };
+
+        if (name === 'a' && attrs.href !== undefined && skipDepth === 0) linkStack.push({ href: attrs.href, parts: [], afterText: itemHasText });
+      },
+      ontext(data) {
+        if (skipDepth > 0) return;
+        text?.parts.push(data);
+        for (const link of linkStack) link.parts.push(data);
+        if (linkStack.length === 0 && /\S/.test(data)) itemHasText = true;
+      },
+      onclosetag(name, implied) {
+        void implied;
+        if (SKIP_TEXT_TAGS.has(name)) skipDepth = Math.max(0, skipDepth - 1);
+        if (VOID_TAGS.has(name)) return;
+        if (name === 'a' && linkStack.length > 0) addLink(linkStack.pop()!);
+        if (text && text.tag === name) finishText();
+        // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
+        const frame = stack.pop();
+        if (!frame) return;
+        if (frame.chrome) chromeDepth--;
+        if (frame.nav) navDepth--;
+        if (frame.caption) captionDepth--;
+        if (LIST_TAGS.has(frame.tag)) listDepth--;
+        if (ITEM_TAGS.has(frame.tag)) itemDepth--;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+
+  function readMeta(attrs: Record<string, string>) {
+    const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
+    const content = normalizeWhitespace(attrs.content);
+    if ((attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
+      const match = /url\s*=\s*['"]?([^'"]+)/i.exec(attrs.content ?? '');
+      if (match) outline.refresh = resolve(match[1]);
+      return;
+    }
+    if (!content) return;
+    if (key === 'description' && !outline.metaDescription) outline.metaDescription = content;
+    else if (key === 'og:description' && !outline.metaDescription) outline.metaDescription = content;
+    else if (key === 'og:title') outline.ogTitle = content;
+    else if (key === 'og:site_name') outline.siteName = content;
+  }
+
+  function readLink(attrs: Record<string, string>) {
+    const rel = (attrs.rel ?? '').toLowerCase().split(/\s+/);
+    if (!attrs.href) return;
+    if (rel.includes('canonical')) outline.canonical = resolve(attrs.href);
+    else if (rel.includes('alternate') && attrs.hreflang) {
+      const target = resolve(attrs.href);
+      if (target && target !== url) outline.alternates.push(target);
+    }
+  }
+
+  function addLink(link: { href: string; parts: string[]; afterText: boolean }) {
+    if (chromeDepth > 0 || outline.links.length >= MAX_LINKS) return;
+    if (/^\s*(?:#|javascript:|mailto:|tel:)/i.test(link.href)) return;
+    const target = resolve(link.href);
+    if (!target) return;
+    const linkText = normalizeWhitespace(link.parts.join('')).replace(/\s*¶$/, '');
+    if (!linkText) return;
+    const toc = navDepth > 0 || (itemDepth > 0 && !link.afterText);
+    const depth = toc ? Math.max(0, listDepth - 1) : 0;
+    let parent = -1;
+    if (toc) {
+      for (let d = depth - 1; d >= 0; d--) {
+        if (lastAtDepth[d] !== undefined) {
+          parent = lastAtDepth[d];
+          break;
+        }
+      }
+      lastAtDepth[depth] = outline.links.length;
+      lastAtDepth.length = depth + 1;
+    }
+    outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group });
+  }
+
+  function finishText() {
+    const current = text!;
+    text = null;
+    const value = normalizeWhitespace(current.parts.join('')).replace(/\s*¶$/, '');
+    switch (current.kind) {
+      case 'title':
+        outline.documentTitle ??= value || null;
+        break;
+      case 'heading':
+        if (!value) break;
+        if (current.level === 1) outline.h1 ??= value;
+        else if (outline.headings.length < MAX_HEADINGS && chromeDepth === 0) outline.headings.push(value);
+        if (chromeDepth === 0) {
+          group = value;
+          lastAtDepth.length = 0;
+        }
+        awaitingPurpose = /^name$/i.test(value) && !outline.purposeLine ? 'name-section' : awaitingPurpose;
+        break;
+      case 'caption':
+        if (value) {
+          group = value.replace(/:$/, '');
+          lastAtDepth.length = 0;
+        }
+        break;
+      case 'label':
+        awaitingPurpose = PURPOSE_LABEL.test(value) ? 'next-cell' : null;
+        break;
+      case 'purpose':
+        awaitingPurpose = null;
+        refnamediv = false;
+        if (value && !outline.purposeLine) outline.purposeLine = value;
+        break;
+      case 'paragraph':
+        if (value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS) {
+          outline.paragraphs.push(value);
+          if (!outline.firstParagraph && value.length >= 40) outline.firstParagraph = value;
+        }
+        break;
+    }
+  }
+
+  parser.write(html);
+  parser.end();
+  return outline;
+}

@@ -1,0 +1,188 @@
+// The site's own map, read from its pages' links: how far each page is from the home page through
+// navigation and contents links (a shortest-path tree, where a top-level contents entry costs 1,
+// a nested one more, a link in running text 3), and how many pages link to it. Page choice and
+// sections both come from this tree.
+import type { OutlineLink, PageOutline } from './outline.ts';
+
+export interface MapInput {
+  outline: PageOutline;
+  secondary: boolean;
+  /** The sitemap's priority (0-1), when it gave one. */
+  priority?: number | null;
+  /** Other URLs serving the same page: links to them lead here. */
+  aliases?: readonly string[];
+}
+
+export interface MapNode {
+  key: string;
+  url: string;
+  outline: PageOutline;
+  secondary: boolean;
+  priority: number | null;
+  /** Cost of the cheapest path from the home page (Infinity when no navigation link leads here). */
+  level: number;
+  /** Distinct other pages that link here (secondary pages and page chrome do not count). */
+  inLinks: number;
+  /** The page through which the cheapest path arrives, and the link it follows there. */
+  via: MapNode | null;
+  viaLink: OutlineLink | null;
+  viaLinkIndex: number;
+  children: MapNode[];
+  /** Position in the site's reading order (a depth-first walk of the tree, links in page order). */
+  order: number;
+}
+
+export interface SiteMap {
+  home: MapNode | null;
+  nodes: MapNode[];
+  byKey: Map<string, MapNode>;
+}
+
+const PROSE_STEP = 3;
+const UNREACHED_LEVEL = 20;
+
+/** `/docs/index.html` and `/docs/` are one page. */
+export function pageKey(url: string): string {
+  return url.replace(/#.*$/, '').replace(/\/(?:index|default)\.(?:html?|php|aspx?)(?=$|\?)/i, '/');
+}
+
+export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): SiteMap {
+  const byKey = new Map<string, MapNode>();
+  // Arrival order varies between crawls; the map must not.
+  const sorted = [...inputs].sort((a, b) => (a.outline.url < b.outline.url ? -1 : a.outline.url > b.outline.url ? 1 : 0));
+  for (const input of sorted) {
+    const key = pageKey(input.outline.url);
+    if (byKey.has(key)) continue;
+    byKey.set(key, {
+      key,
+      url: input.outline.url,
+      outline: input.outline,
+      secondary: input.secondary,
+      priority: input.priority ?? null,
+      level: Infinity,
+      inLinks: 0,
+      via: null,
+      viaLink: null,
+      viaLinkIndex: -1,
+      children: [],
+      order: Infinity,
+    });
+  }
+  const nodes = [...byKey.values()];
+  for (const input of sorted) {
+    const node = byKey.get(pageKey(input.outline.url))!;
+    for (const alias of input.aliases ?? []) if (!byKey.has(pageKey(alias))) byKey.set(pageKey(alias), node);
+  }
+  const home = byKey.get(pageKey(homeUrl)) ?? null;
+  countInLinks(nodes, byKey);
+  if (home) shortestPaths(home, byKey);
+  for (const node of nodes) if (node.via) node.via.children.push(node);
+  let order = 0;
+  const walk = (node: MapNode) => {
+    node.order = order++;
+    node.children.sort((a, b) => a.viaLinkIndex - b.viaLinkIndex);
+    node.children.forEach(walk);
+  };
+  if (home) walk(home);
+  for (const node of nodes) if (node.order === Infinity) node.order = order++;
+  return { home, nodes, byKey };
+}
+
+function countInLinks(nodes: readonly MapNode[], byKey: Map<string, MapNode>) {
+  for (const node of nodes) {
+    if (node.secondary) continue;
+    const targets = new Set<MapNode>();
+    for (const link of node.outline.links) {
+      const target = byKey.get(pageKey(link.url));
+      if (target && target !== node) targets.add(target);
+    }
+    for (const target of targets) target.inLinks++;
+  }
+}
+
+/** Dijkstra from the home page; ties go to the path found first, so the tree is deterministic. */
+function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
+  home.level = 0;
+  const queue = new MinQueue<MapNode>();
+  queue.push(home, 0);
+  const done = new Set<MapNode>();
+  for (let node = queue.pop(); node; node = queue.pop()) {
+    if (done.has(node)) continue;
+    done.add(node);
+    if (node.secondary && node !== home) continue;
+    node.outline.links.forEach((link, index) => {
+      const target = byKey.get(pageKey(link.url));
+      if (!target || done.has(target) || target === node) return;
+      const level = node.level + (link.kind === 'toc' ? 1 + Math.min(link.depth, 3) : PROSE_STEP);
+      // On a tie the deeper page is the more specific parent: a chapter's sections hang under the
+      // chapter, not under the part page that also lists them.
+      const moreSpecific = level === target.level && target.via !== null && node.level > target.via.level;
+      if (level < target.level || moreSpecific) {
+        if (level < target.level) queue.push(target, level);
+        target.level = level;
+        target.via = node;
+        target.viaLink = link;
+        target.viaLinkIndex = index;
+      }
+    });
+  }
+}
+
+/** Lower is more important: close to the home page in the site's navigation, linked from many pages. */
+export function importance(node: MapNode): number {
+  const level = Number.isFinite(node.level) ? node.level : UNREACHED_LEVEL;
+  const priority = node.priority === null ? 0 : 2 * (node.priority - 0.5);
+  return level - 0.4 * Math.log2(1 + node.inLinks) - priority;
+}
+
+/** The `count` pages to list: the home page, then the most important, secondary pages only when room is left. */
+export function choosePages(map: SiteMap, count: number): MapNode[] {
+  const rank = (a: MapNode, b: MapNode) => importance(a) - importance(b) || a.order - b.order;
+  const others = map.nodes.filter((node) => node !== map.home);
+  const primary = others.filter((node) => !node.secondary).sort(rank);
+  const secondary = others.filter((node) => node.secondary).sort(rank);
+  return [...(map.home ? [map.home] : []), ...primary, ...secondary].slice(0, Math.max(0, count));
+}
+
+/** A binary heap; equal priorities leave in the order they came in. */
+class MinQueue<T> {
+  private readonly heap: Array<{ item: T; priority: number; seq: number }> = [];
+  private seq = 0;
+
+  push(item: T, priority: number) {
+    this.heap.push({ item, priority, seq: this.seq++ });
+    let i = this.heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.less(i, parent)) break;
+      [this.heap[i], this.heap[parent]] = [this.heap[parent], this.heap[i]];
+      i = parent;
+    }
+  }
+
+  pop(): T | undefined {
+    const top = this.heap[0];
+    const last = this.heap.pop();
+    if (this.heap.length > 0 && last) {
+      this.heap[0] = last;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < this.heap.length && this.less(left, smallest)) smallest = left;
+        if (right < this.heap.length && this.less(right, smallest)) smallest = right;
+        if (smallest === i) break;
+        [this.heap[i], this.heap[smallest]] = [this.heap[smallest], this.heap[i]];
+        i = smallest;
+      }
+    }
+    return top?.item;
+  }
+
+  private less(a: number, b: number): boolean {
+    const x = this.heap[a];
+    const y = this.heap[b];
+    return x.priority < y.priority || (x.priority === y.priority && x.seq < y.seq);
+  }
+}
