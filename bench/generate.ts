@@ -49,49 +49,65 @@ export async function runGenerateBench(wgetBaseline?: Measurement): Promise<Gene
 }
 
 async function runScenario(scenario: Scenario, site: string, modelUrl: string, work: string): Promise<GenerationMeasurement> {
+  const service = await startBenchService(work, { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: modelUrl, LLM_MODEL: 'fake-model' });
+  try {
+    const started = performance.now();
+    const { pages } = await generateThrough(service.base, site, { maxUrls: 1000, generationMethod: scenario.method, showFullText: scenario.showFullText });
+    const seconds = (performance.now() - started) / 1000;
+    const name = `${scenario.method}${scenario.showFullText ? ' + full text' : ''}`;
+    return { scenario: name, pages, seconds, secondsToCompleted: seconds, pagesPerSecond: pages / seconds, peakRssMb: service.peakRssMb() };
+  } finally {
+    await service.stop();
+  }
+}
+
+export interface BenchService {
+  base: string;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service in a child process, as `npm start` runs it, on a new embedded database.
+ * BENCH_SERVICE_DIR runs another checkout's service (an earlier commit, for before/after figures).
+ */
+export async function startBenchService(work: string, env: Record<string, string> = {}): Promise<BenchService> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'data-'));
   const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      CRAWL_ALLOW_PRIVATE: 'true',
-      LOG_LEVEL: 'warn',
-      SIGNUP_CREDITS: '100000',
-      LLM_PROVIDER: 'openai-compatible',
-      LLM_BASE_URL: modelUrl,
-      LLM_MODEL: 'fake-model',
-    },
+    cwd: process.env.BENCH_SERVICE_DIR ?? process.cwd(),
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', SIGNUP_CREDITS: '100000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}/api/v1`;
-  try {
-    await waitUntilReady(base);
-    const account = await post(`${base}/accounts`, { email: `bench-${Date.now()}@example.com`, firstName: 'Bench' });
-    const started = performance.now();
-    const start = await post(
-      `${base}/generate`,
-      { url: site, options: { maxUrls: 1000, generationMethod: scenario.method, showFullText: scenario.showFullText, cacheAge: 0 } },
-      account.apiKey,
-    );
-    let job: any;
-    for (;;) {
-      job = await (await fetch(`${base}/generate/${start.jobId}`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
-      if (job.status === 'completed' || job.status === 'failed') break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const seconds = (performance.now() - started) / 1000;
-    if (job.status !== 'completed') throw new Error(`generation failed: ${job.error}`);
-    const urls = await (await fetch(`${base}/sites/${job.siteId}/urls?status=scraped&limit=1`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
-    const peakRssMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024;
-    const name = `${scenario.method}${scenario.showFullText ? ' + full text' : ''}`;
-    return { scenario: name, pages: urls.total, seconds, secondsToCompleted: seconds, pagesPerSecond: urls.total / seconds, peakRssMb };
-  } finally {
+  const stop = async () => {
+    if (service.exitCode !== null) return;
     service.kill('SIGTERM');
     await new Promise((r) => service.once('exit', r));
+  };
+  try {
+    await waitUntilReady(base);
+  } catch (error) {
+    await stop();
+    throw error;
   }
+  return { base, stop, peakRssMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024 };
+}
+
+/** One generation job through the API, from a new account; the completed job and its page count. */
+export async function generateThrough(base: string, url: string, options: Record<string, unknown>): Promise<{ job: any; pages: number; llmsTxt: string }> {
+  const account = await post(`${base}/accounts`, { email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, firstName: 'Bench' });
+  const start = await post(`${base}/generate`, { url, options: { cacheAge: 0, ...options } }, account.apiKey);
+  let job: any;
+  for (;;) {
+    job = await (await fetch(`${base}/generate/${start.jobId}`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
+    if (job.status === 'completed' || job.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (job.status !== 'completed') throw new Error(`generation failed: ${job.error}`);
+  const urls = await (await fetch(`${base}/sites/${job.siteId}/urls?status=scraped&limit=1`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
+  const llmsTxt = await (await fetch(job.fileUrl)).text();
+  return { job, pages: urls.total, llmsTxt };
 }
 
 async function waitUntilReady(base: string): Promise<void> {

@@ -1,8 +1,9 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
-// One benchmark alone: `npm run bench -- crawl` (names: balance, crawl, generate).
+// One benchmark alone: `npm run bench -- crawl` (names: balance, crawl, generate, quality).
 import { runBalanceBench } from './balance.ts';
 import { runCrawlBench } from './crawl.ts';
 import { runGenerateBench } from './generate.ts';
+import { runQualityBench } from './quality.ts';
 
 const wanted = new Set(process.argv.slice(2));
 const include = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -19,4 +20,8 @@ if (include('crawl')) {
 if (include('generate')) {
   console.log('\n== End-to-end generation of the PostgreSQL 15 manual ==');
   await runGenerateBench(wget);
+}
+if (include('quality')) {
+  console.log('\n== llms.txt quality on four documentation sites (simple, maxUrls 200) ==');
+  await runQualityBench();
 }

@@ -15,8 +15,8 @@ export interface Measurement {
   peakRssMb: number;
 }
 
-export function ensurePackages(): void {
-  const missing = PACKAGES.filter((pkg) => spawnSync('dpkg', ['-s', pkg], { stdio: 'ignore' }).status !== 0);
+export function ensurePackages(packages: readonly string[] = PACKAGES): void {
+  const missing = packages.filter((pkg) => spawnSync('dpkg', ['-s', pkg], { stdio: 'ignore' }).status !== 0);
   if (missing.length === 0) return;
   console.log(`installing ${missing.join(', ')} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
@@ -34,9 +34,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startNginx(work: string): Promise<{ port: number; stop(): void }> {
+export async function startNginx(work: string, root = DOC_ROOT): Promise<{ port: number; stop(): void }> {
   const port = await freePort();
-  const prefix = join(work, 'nginx');
+  const prefix = join(work, `nginx-${port}`);
   for (const dir of ['', 'temp', 'logs']) mkdirSync(join(prefix, dir), { recursive: true });
   const temp = (name: string) => `${name}_temp_path ${join(prefix, 'temp', name)};`;
   const conf = join(prefix, 'nginx.conf');
@@ -56,7 +56,7 @@ http {
   keepalive_requests 100000;
   server {
     listen 127.0.0.1:${port};
-    root ${DOC_ROOT};
+    root ${root};
     index index.html;
   }
 }

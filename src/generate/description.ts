@@ -14,6 +14,8 @@ export interface DescriptionSignals {
   /** Titles of the pages this one lists as its contents, in order. */
   childTitles: readonly string[];
   headings: readonly string[];
+  /** The page's own links (outside its chrome): what an index or a list of links points to. */
+  linkTexts: readonly string[];
 }
 
 const MAX_WORDS = 25;
@@ -23,7 +25,7 @@ const HASH = /\b[0-9a-f]{12,}\b/i;
 const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|\d+(?:\.\d+)*|[A-Z])\.\s+(?=\S)/i;
 const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are))+$/i;
 
-/** The description, or '' only when the page offers nothing at all. */
+/** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
   const usable = (text: string | null | undefined): string | null => {
     const clean = normalizeWhitespace(text);
@@ -42,7 +44,8 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
   const headings = summarizeTitles(signals.headings.filter((heading) => !NOISE.test(heading)));
-  return headings;
+  if (headings) return headings;
+  return summarizeTitles(signals.linkTexts.filter((text) => text.split(/\s+/).length <= 8 && !NOISE.test(text)));
 }
 
 /** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */

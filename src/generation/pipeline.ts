@@ -31,7 +31,7 @@ const FETCH_CONCURRENCY = 8;
  * matter, and it can only rank what was read. Bounded in pages here and in time by the crawl limits.
  */
 export function candidateBudget(maxUrls: number): number {
-  return Math.min(Math.max(3 * maxUrls, maxUrls + 100), maxUrls + 2000);
+  return Math.min(10 * maxUrls, maxUrls + 2000);
 }
 /** Pages waiting for the generator; the crawler waits when this many are queued. */
 const BUFFERED_PAGES = 32;
