@@ -47,20 +47,20 @@ describe('keySentences', () => {
 });
 
 describe('createExtractiveDescriber', () => {
-  test('describes pages with key sentences, and keeps the simple description where it finds none', async () => {
+  test('keeps each page’s own one-liner, and writes key sentences only where it has none', async () => {
     const describer = createExtractiveDescriber();
     const result = await describer.describe({ url: 'https://acme.dev/', name: 'Acme', summary: '' }, [
-      { url: 'https://acme.dev/', title: 'Acme', description: 'Widgets.', markdown: 'Acme makes widgets that snap together into shelves, racks and whole rooms.' },
-      { url: 'https://acme.dev/docs/install', title: 'Installing the Acme CLI', description: 'Install it.', markdown: INSTALL_PAGE },
-      { url: 'https://acme.dev/code', title: 'Code', description: 'Some code.', markdown: '```js\nx()\n```' },
+      { url: 'https://acme.dev/', title: 'Acme', description: '', markdown: 'Acme makes widgets that snap together into shelves, racks and whole rooms.' },
+      { url: 'https://acme.dev/docs/install', title: 'Installing the Acme CLI', description: 'Install the CLI on any OS.', markdown: INSTALL_PAGE },
+      { url: 'https://acme.dev/code', title: 'Code', description: '', markdown: '```js\nx()\n```' },
     ]);
     assert.equal(describer.kind, 'extractive');
     assert.deepEqual(
       result.pages.map((page) => [page.source, page.description]),
       [
         ['extractive', 'Acme makes widgets that snap together into shelves, racks and whole rooms.'],
-        ['extractive', 'The Acme CLI installs with one command on Linux, macOS and Windows, and updates itself afterwards.'],
-        ['fallback', 'Some code.'],
+        ['extractive', 'Install the CLI on any OS.'],
+        ['fallback', ''],
       ],
     );
     assert.deepEqual(result.site, { name: 'Acme', summary: 'Acme makes widgets that snap together into shelves, racks and whole rooms.', source: 'extractive' });

@@ -62,7 +62,7 @@ export interface Describer {
 
 export const NO_USAGE: Readonly<DescribeUsage> = { inputTokens: 0, outputTokens: 0, totalTokens: 0, calls: 0, failedBatches: 0 };
 
-/** Key sentences of each page's content; no network, no model. */
+/** The pages' own one-liners, else key sentences of their content; no network, no model. */
 export function createExtractiveDescriber(options: { maxDescriptionChars?: number } = {}): Describer {
   const maxChars = options.maxDescriptionChars ?? 200;
   return {
@@ -71,12 +71,14 @@ export function createExtractiveDescriber(options: { maxDescriptionChars?: numbe
       const described: PageDescription[] = [];
       for (const page of pages) {
         signal?.throwIfAborted();
-        const sentence = keySentences(page.markdown, page.title, maxChars);
+        // The page's own one-liner (purpose line, meta description, lead paragraph) beats any
+        // sentence picked from its body: key sentences only fill in where it has none.
+        const sentence = page.description ? '' : keySentences(page.markdown, page.title, maxChars);
         described.push({
           url: page.url,
           title: page.title,
-          description: sentence || page.description,
-          source: sentence ? 'extractive' : 'fallback',
+          description: page.description || sentence,
+          source: page.description || sentence ? 'extractive' : 'fallback',
         });
         if (described.length % 50 === 0) onProgress?.(described.length, pages.length);
       }
