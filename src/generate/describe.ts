@@ -12,6 +12,8 @@ export interface PageToDescribe {
   title: string;
   description: string;
   markdown: string;
+  /** The section the site's own navigation puts the page in, when it has one. */
+  section?: string | null;
 }
 
 /** The site as the describer sees it, with the simple method's name and summary as fallback. */

@@ -33,6 +33,19 @@ const SITE: PageInput[] = [
   { url: 'https://acme.dev/docs/install#linux', html: docPage('Install', 'Duplicate of the install page, reached with a fragment.') },
 ];
 
+// A home page whose contents list groups its pages under three headings: the site's own sections.
+const STRUCTURED_SITE: PageInput[] = [
+  {
+    url: 'https://acme.dev/',
+    html: `<html><head><title>Acme Docs</title></head><body><main><p>Acme widgets snap together into shelves without any tools.</p>
+      <h2>Guides</h2><ul><li><a href="/docs/install">Install</a></li><li><a href="/docs/configure">Configure</a></li></ul>
+      <h2>API</h2><ul><li><a href="/api/widgets">Widgets API</a></li><li><a href="/api/shelves">Shelves API</a></li></ul>
+      <h2>Operations</h2><ul><li><a href="/docs/deploy">Deploy</a></li><li><a href="/docs/monitor">Monitor</a></li></ul></main></body></html>`,
+  },
+  ...['install', 'configure', 'deploy', 'monitor'].map((name) => ({ url: `https://acme.dev/docs/${name}`, html: docPage(name.charAt(0).toUpperCase() + name.slice(1), `How to ${name} Acme widgets, step by step, for every team.`) })),
+  ...['widgets', 'shelves'].map((name) => ({ url: `https://acme.dev/api/${name}`, html: docPage(`${name.charAt(0).toUpperCase() + name.slice(1)} API`, `The ${name} endpoints of the Acme REST API, with examples.`) })),
+];
+
 async function* arriving(pages: PageInput[]): AsyncGenerator<PageInput> {
   for (const page of pages) yield page;
 }
@@ -99,6 +112,17 @@ describe('generateLlmsTxt', () => {
       // The model put everything in "Docs"; the privacy page stays optional.
       assert.deepEqual(document.sections.map((section) => [section.name, section.links.length]), [['Docs', 6], ['Optional', 1]]);
       assert.equal(document.sections[0].links[1].title, 'AI title: Install');
+    });
+
+    test('shows the model the site’s own structure: its pages in order, with their current sections', async () => {
+      const describer = createLlmDescriber({ provider: 'openai-compatible', baseURL: server.baseURL, model: 'fake', batchSize: 4 });
+      const before = server.requests.length;
+      await generateLlmsTxt(STRUCTURED_SITE, { siteUrl: 'https://acme.dev/', method: 'enhanced', describer });
+      const prompt = server.requests.slice(before).find((request) => request.wantsSite)!.prompt;
+      const simple = parseLlmsTxt((await generateLlmsTxt(STRUCTURED_SITE, { siteUrl: 'https://acme.dev/', method: 'simple' })).llmsTxt);
+      assert.deepEqual(simple.sections.map((section) => section.name), ['Overview', 'Guides', 'API', 'Operations'], 'the headings above the home page’s lists');
+      assert.match(prompt, /- Install \(https:\/\/acme\.dev\/docs\/install\) \[Guides\]\n- Configure \(https:\/\/acme\.dev\/docs\/configure\) \[Guides\]/);
+      assert.match(prompt, /Current section: API/);
     });
   });
 
