@@ -62,7 +62,7 @@ const SITES: DocSite[] = [
   },
 ];
 
-const SECONDARY_URL = /\/(?:genindex|bookindex|py-modindex|modindex|search|legalnotice|copyright|license|release-\d|changes|whatsnew)[^/]*\.html$/i;
+const SECONDARY_URL = /\/(?:(?:genindex|bookindex|py-modindex|modindex|search|legalnotice|copyright|license|changes)(?:-[^/]*)?|release-\d[^/]*|whatsnew(?:\/)?[^/]*)\.html$/i;
 const BOILERPLATE = /please donate|available languages|all rights reserved|^(?:this page was )?last (?:updated|modified)/i;
 /** Where each generated file is saved, to be read as a user would. */
 const OUT_DIR = 'artifacts/quality';
