@@ -3,7 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription } from './boilerplate.ts';
-import { normalizeWhitespace, splitSentences } from './text.ts';
+import { normalizeWhitespace, splitSentences, withoutNumbering } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -22,7 +22,6 @@ const MAX_WORDS = 25;
 const NOISE =
   /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|note:|see\s+also\b)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
-const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|\d+(?:\.\d+)*|[A-Z])\.\s+(?=\S)/i;
 const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are))+$/i;
 
 /** The description, or '' only when the page offers no text at all. */
@@ -81,7 +80,7 @@ export function shorten(text: string): string {
  * more." when most entries end in the same word, else "Covers A, B, C and more.".
  */
 export function summarizeTitles(titles: readonly string[]): string {
-  const clean = [...new Set(titles.map((title) => normalizeWhitespace(title).replace(NUMBERING, '').replace(/[:.]+$/, '')).filter(Boolean))];
+  const clean = [...new Set(titles.map((title) => withoutNumbering(normalizeWhitespace(title)).replace(/[:.]+$/, '')).filter(Boolean))];
   if (clean.length === 0) return '';
   const shown = clean.slice(0, 5);
   const more = clean.length > shown.length ? ', and more' : '';

@@ -6,7 +6,7 @@
 // the caller then falls back to URL folders.
 import type { OutlineLink } from './outline.ts';
 import type { MapNode, SiteMap } from './site-map.ts';
-import { normalizeWhitespace } from './text.ts';
+import { normalizeWhitespace, withoutNumbering } from './text.ts';
 
 export interface MapSection {
   name: string;
@@ -30,7 +30,6 @@ const OVERVIEW = 'Overview';
 const MAX_SHARE = 0.4;
 const MIN_SECTIONS = 3;
 const MAX_SECTIONS = 25;
-const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|\d+(?:\.\d+)*|[A-Z])\.\s+(?=\S)/i;
 
 /** Sections for the chosen primary (non-secondary) pages, in the site's reading order. */
 export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
@@ -153,7 +152,7 @@ function mergeByName(parts: Part[]): MapSection[] {
 
 /** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
 export function sectionName(raw: string): string {
-  let name = normalizeWhitespace(raw).replace(NUMBERING, '').replace(/[:.;,]+$/, '').trim() || OVERVIEW;
+  let name = withoutNumbering(normalizeWhitespace(raw)).replace(/[:.;,]+$/, '').trim() || OVERVIEW;
   if (name.length > 3 && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
   return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
 }

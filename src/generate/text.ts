@@ -113,3 +113,10 @@ export function tokenOverlap(a: string, b: string): number {
 export function compactKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
+
+const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|[A-Z]|\d+)(?:\.\d+)*\.\s+(?=\S)/i;
+
+/** "Part II. The SQL Language" → "The SQL Language"; "E.21. Release 15" → "Release 15". */
+export function withoutNumbering(title: string): string {
+  return title.replace(NUMBERING, '');
+}
