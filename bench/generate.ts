@@ -3,7 +3,7 @@
 // 1000, for simple and enhanced (against the fake model server) with and without full text.
 // Reports pages/s, time to a completed job and the service's peak RSS, beside wget's crawl of the
 // same site (measured by the crawl benchmark in the same run, or here when run alone).
-// Run alone: node --import tsx bench/generate.ts
+// Run alone: node bench/generate.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +51,7 @@ export async function runGenerateBench(wgetBaseline?: Measurement): Promise<Gene
 async function runScenario(scenario: Scenario, site: string, modelUrl: string, work: string): Promise<GenerationMeasurement> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'data-'));
-  const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const service = spawn(process.execPath, ['src/main.ts', 'serve'], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,12 +1,12 @@
 // The whole generation for one site: extract each page as it arrives, settle site-wide titles and
 // descriptions, describe (enhanced), then render llms.txt and llms-full.txt.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { createExtractiveDescriber, NO_USAGE, type Describer, type DescribeUsage } from './describe.js';
-import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.js';
-import { renderLlmsFullTxt, renderLlmsTxt } from './render.js';
-import { findOptionalPages } from './sections.js';
-import { inferSite, refineSimplePages } from './site.js';
-import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.js';
+import { createExtractiveDescriber, NO_USAGE, type Describer, type DescribeUsage } from './describe.ts';
+import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
+import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
+import { findOptionalPages } from './sections.ts';
+import { inferSite, refineSimplePages } from './site.ts';
+import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
   /** The site's normalized URL (its home page). */

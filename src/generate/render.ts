@@ -1,8 +1,8 @@
 // llms.txt and llms-full.txt, following llmstxt.org: `# Name`, `> summary`, optional details,
 // then `## Section` lists of `- [title](url): notes`, with `## Optional` last.
-import { planSections } from './sections.js';
-import { normalizeWhitespace } from './text.js';
-import type { DescribedPage, SiteSummary } from './types.js';
+import { planSections } from './sections.ts';
+import { normalizeWhitespace } from './text.ts';
+import type { DescribedPage, SiteSummary } from './types.ts';
 
 export interface RenderOptions {
   /** Append each page's sitemap lastmod (YYYY-MM-DD) to its notes. */

@@ -1,11 +1,11 @@
 // Site-level decisions the pages make together: the site's name and summary, and titles and
 // descriptions that turn out to be site-wide boilerplate once all pages are seen.
-import { findRepeatedDescriptions } from './boilerplate.js';
-import { findHomePage } from './describe.js';
-import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.js';
-import { compactKey, summarizeToSentences } from './text.js';
-import { findCommonTitleAffix, hostNames, stripSiteName, titleParts } from './title.js';
-import type { SiteSummary } from './types.js';
+import { findRepeatedDescriptions } from './boilerplate.ts';
+import { findHomePage } from './describe.ts';
+import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
+import { compactKey, summarizeToSentences } from './text.ts';
+import { findCommonTitleAffix, hostNames, stripSiteName, titleParts } from './title.ts';
+import type { SiteSummary } from './types.ts';
 
 export interface SimplePage {
   url: string;

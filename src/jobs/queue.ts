@@ -41,8 +41,10 @@ function executorFor(db: Queryable): PgBoss.Db {
 
 export class JobQueue {
   private readonly boss: PgBoss;
+  private readonly options: QueueOptions;
 
-  constructor(database: DatabaseHandle, private readonly options: QueueOptions, onError: (error: Error) => void) {
+  constructor(database: DatabaseHandle, options: QueueOptions, onError: (error: Error) => void) {
+    this.options = options;
     const shared = { schema: 'pgboss', supervise: true, schedule: false, pollingIntervalSeconds: options.pollingIntervalSeconds };
     this.boss = database.connectionString
       ? new PgBoss({ ...shared, connectionString: database.connectionString, max: 4 })
