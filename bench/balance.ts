@@ -1,7 +1,7 @@
 // Balance benchmark: GET /api/v1/credits/balance/api (API key lookup, rate limit, three ledger
 // queries, serialization) on PGlite and on PostgreSQL, against a bare Fastify route measured in
 // the same run as the baseline. autocannon, 10 connections, ~5 s each, after a 1 s warm-up.
-// Run alone: node --import tsx bench/balance.ts
+// Run alone: node bench/balance.ts
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify, { type FastifyInstance } from 'fastify';

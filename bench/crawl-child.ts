@@ -1,5 +1,5 @@
 // Runs one crawl-mode discovery in its own process so its peak RSS is measured alone.
-// Usage: node --import tsx bench/crawl-child.ts <start-url> [maxUrls] [concurrency]
+// Usage: node bench/crawl-child.ts <start-url> [maxUrls] [concurrency]
 // Prints one JSON line: { pages, seconds, peakRssMb }.
 import { discover } from '../src/crawl/index.ts';
 

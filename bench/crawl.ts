@@ -2,7 +2,7 @@
 // (~1,170 static HTML pages from Debian's postgresql-doc-15), served by nginx on
 // 127.0.0.1. Each crawler runs in its own process so peak RSS is its own.
 // Target: >= 400 pages/s and peak RSS < 150 MB for the crawler.
-// Run alone: node --import tsx bench/crawl.ts
+// Run alone: node bench/crawl.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,7 +44,7 @@ export async function runCrawlBench(): Promise<{ crawler: Measurement; wget: Mea
 
 async function runCrawlerChild(url: string): Promise<Measurement> {
   const script = fileURLToPath(new URL('./crawl-child.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, url, String(MAX_URLS), String(CONCURRENCY)], {
+  const child = spawn(process.execPath, [script, url, String(MAX_URLS), String(CONCURRENCY)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';

@@ -3,7 +3,7 @@
 // 1000, for simple and enhanced (against the fake model server) with and without full text.
 // Reports pages/s, time to a completed job and the service's peak RSS, beside wget's crawl of the
 // same site (measured by the crawl benchmark in the same run, or here when run alone).
-// Run alone: node --import tsx bench/generate.ts
+// Run alone: node bench/generate.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,12 +69,13 @@ export interface BenchService {
 
 /**
  * The real service in a child process, as `npm start` runs it, on a new embedded database.
- * BENCH_SERVICE_DIR runs another checkout's service (an earlier commit, for before/after figures).
+ * BENCH_SERVICE_DIR runs another checkout's service (an earlier commit, for before/after figures; it must
+ * run under type stripping as this one does, or be started with its own loader).
  */
 export async function startBenchService(work: string, env: Record<string, string> = {}): Promise<BenchService> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'data-'));
-  const service = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'serve'], {
+  const service = spawn(process.execPath, ['src/main.ts', 'serve'], {
     cwd: process.env.BENCH_SERVICE_DIR ?? process.cwd(),
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', SIGNUP_CREDITS: '100000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

@@ -1,5 +1,6 @@
-// Runs every *.test.ts under src/ and test/ with Node's own test runner.
-// Node 20's `--test` takes no globs, so the files are listed here.
+// Runs every *.test.ts under src/ and test/ with Node's own test runner, on the Node that runs
+// this script (npm scripts run the project's pinned Node from node_modules/.bin), which strips
+// the TypeScript types itself.
 // Usage: npm test [-- path-fragment ...] to run only files whose path contains a fragment.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+console.log(`Node ${process.version}: ${files.length} test file${files.length === 1 ? '' : 's'}`);
+
 // The browser suites need Chromium and the dashboard's build: provided before any suite starts.
 if (files.some((file) => readFileSync(file, 'utf8').includes('testing/browser'))) {
   ensureChromium();
@@ -33,7 +36,7 @@ if (files.some((file) => readFileSync(file, 'utf8').includes('testing/browser'))
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

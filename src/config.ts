@@ -43,6 +43,7 @@ export interface JobSettings {
   leaseSeconds: number;
   /** tries before a job whose worker keeps dying is failed (and refunded) */
   maxAttempts: number;
+  /** how often idle workers look for jobs when no notification woke them (pg-boss's minimum is 0.5) */
   pollSeconds: number;
 }
 
@@ -65,6 +66,16 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }
@@ -176,7 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
       leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 1, 3600),
       maxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 3, 1, 10),
-      pollSeconds: integer(env, 'JOB_POLL_SECONDS', 1, 1, 60),
+      pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
   };
 }

@@ -4,13 +4,15 @@
  * `{message, ...extra}` with its status.
  */
 export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly statusCode: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(statusCode: number, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
     super(message);
+    this.statusCode = statusCode;
+    this.extra = extra;
+    this.headers = headers;
   }
 }
 

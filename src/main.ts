@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
       await jobs.stop();
       await database.close();
     });
-    log.info(`worker running (database: ${database.kind})`);
+    log.info(`worker running (database: ${database.kind}, Node ${process.version})`);
     return;
   }
 
@@ -42,7 +42,7 @@ async function main(argv: string[]): Promise<void> {
     await database.close();
   });
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`llms.txt service on ${config.publicUrl} (database: ${database.kind}, API reference: ${config.publicUrl}/docs)`);
+  app.log.info(`llms.txt service on ${config.publicUrl} (database: ${database.kind}, Node ${process.version}, API reference: ${config.publicUrl}/docs)`);
 }
 
 main(process.argv.slice(2)).catch((error) => {

@@ -61,7 +61,11 @@ export class LocalPaymentProvider implements PaymentProvider {
   private webhookPath = '/api/v1/webhooks/stripe';
   private secret: Promise<string> | null = null;
 
-  constructor(private readonly deps: LocalProviderDeps) {}
+  private readonly deps: LocalProviderDeps;
+
+  constructor(deps: LocalProviderDeps) {
+    this.deps = deps;
+  }
 
   // ---- the provider API the service calls ----
 

@@ -28,8 +28,10 @@ export class StripePaymentProvider implements PaymentProvider {
   readonly name = 'stripe' as const;
   private readonly stripe: Stripe;
   private readonly currency: string;
+  private readonly options: StripeProviderOptions;
 
-  constructor(private readonly options: StripeProviderOptions) {
+  constructor(options: StripeProviderOptions) {
+    this.options = options;
     this.stripe = new Stripe(options.secretKey, {
       maxNetworkRetries: 2,
       timeout: 20_000,

@@ -78,8 +78,12 @@ function classifyParsed(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
 
 export class AddressRefusedError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED';
-  constructor(readonly address: string, readonly range: string) {
+  readonly address: string;
+  readonly range: string;
+  constructor(address: string, range: string) {
     super(`Refused to connect to ${RANGE_WORDS[range] ?? 'special-purpose'} address ${address}`);
+    this.address = address;
+    this.range = range;
     this.name = 'AddressRefusedError';
   }
 }

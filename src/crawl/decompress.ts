@@ -9,15 +9,19 @@ const inflateRaw = promisify(zlib.inflateRaw);
 const brotli = promisify(zlib.brotliDecompress);
 
 export class DecompressedTooLargeError extends Error {
-  constructor(readonly maxBytes: number) {
+  readonly maxBytes: number;
+  constructor(maxBytes: number) {
     super(`Decompressed content exceeds ${formatBytes(maxBytes)}`);
+    this.maxBytes = maxBytes;
     this.name = 'DecompressedTooLargeError';
   }
 }
 
 export class UnsupportedEncodingError extends Error {
-  constructor(readonly encoding: string) {
+  readonly encoding: string;
+  constructor(encoding: string) {
     super(`Unsupported Content-Encoding: ${encoding}`);
+    this.encoding = encoding;
     this.name = 'UnsupportedEncodingError';
   }
 }

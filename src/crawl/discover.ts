@@ -47,8 +47,10 @@ export interface DiscoveryResult {
 export type DiscoveryErrorCode = 'INVALID_URL' | 'UNREACHABLE' | 'ABORTED';
 
 export class DiscoveryError extends Error {
-  constructor(readonly code: DiscoveryErrorCode, message: string, options?: { cause?: unknown }) {
+  readonly code: DiscoveryErrorCode;
+  constructor(code: DiscoveryErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
     this.name = 'DiscoveryError';
   }
 }

@@ -21,8 +21,12 @@ export type FetchErrorCode =
   | 'BAD_ENCODING';
 
 export class FetchError extends Error {
-  constructor(readonly code: FetchErrorCode, message: string, readonly url: string, options?: { cause?: unknown }) {
+  readonly code: FetchErrorCode;
+  readonly url: string;
+  constructor(code: FetchErrorCode, message: string, url: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
+    this.url = url;
     this.name = 'FetchError';
   }
 }

@@ -84,10 +84,13 @@ class PageScan implements TokenizerCallbacks {
   private inTitle = false;
   private titleDone = false;
 
-  constructor(
-    private readonly html: string,
-    private readonly maxLinks: number,
-  ) {}
+  private readonly html: string;
+  private readonly maxLinks: number;
+
+  constructor(html: string, maxLinks: number) {
+    this.html = html;
+    this.maxLinks = maxLinks;
+  }
 
   onopentagname(start: number, end: number): void {
     this.tag = null;

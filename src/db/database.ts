@@ -15,7 +15,7 @@ export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, Extract
 /** Either the database or an open transaction: logic that must join its caller's transaction takes this. */
 export type Queryable = Database | Transaction;
 
-/** The raw-SQL door pg-boss needs (`{ executeSql }`), over the same connection(s). */
+/** A raw-SQL door (`text + $n values`, the shape pg-boss's adapters have), over the same connection(s). */
 export interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;
 }
@@ -26,6 +26,8 @@ export interface DatabaseHandle {
   sql: SqlExecutor;
   /** For PostgreSQL: the connection string, so pg-boss can open connections of its own. */
   connectionString: string | null;
+  /** For PGlite: the client itself, which pg-boss reaches through its PGlite adapter. */
+  pglite: PGlite | null;
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball. */
   dump?: () => Promise<Blob>;
@@ -64,7 +66,7 @@ async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHan
     kind: 'pglite',
     db: drizzlePglite(client, { schema }) as unknown as Database,
     sql: {
-      // pg-boss sends multi-statement scripts without parameters: those need exec(), not a prepared query.
+      // Multi-statement scripts come without parameters: those need exec(), not a prepared query.
       async executeSql(text, values) {
         if (values && values.length > 0) return client.query(text, values as any[]);
         const results = await client.exec(text);
@@ -72,6 +74,7 @@ async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHan
       },
     },
     connectionString: null,
+    pglite: client,
     close: () => client.close(),
   };
 }
@@ -85,6 +88,7 @@ function openPostgres(connectionString: string, poolSize = 10): DatabaseHandle {
     db: drizzlePg(pool, { schema }) as unknown as Database,
     sql: { executeSql: (text, values) => pool.query(text, values as any[]) },
     connectionString,
+    pglite: null,
     close: () => pool.end(),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.js';
+import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 
 describe('isBoilerplateDescription', () => {
   test('rejects empty, too short and placeholder descriptions', () => {

@@ -1,5 +1,5 @@
 // Recognizing descriptions that say nothing about the page they sit on.
-import { compactKey, normalizeWhitespace, tokenize } from './text.js';
+import { compactKey, normalizeWhitespace, tokenize } from './text.ts';
 
 // Phrases that mark a description as boilerplate wherever they appear.
 const BOILERPLATE_PHRASES: RegExp[] = [

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createExtractiveDescriber, findHomePage } from './describe.js';
-import { keySentences, markdownToProse } from './key-sentences.js';
+import { createExtractiveDescriber, findHomePage } from './describe.ts';
+import { keySentences, markdownToProse } from './key-sentences.ts';
 
 const INSTALL_PAGE = `# Installing the Acme CLI
 

@@ -1,10 +1,10 @@
 // Describers write each page's title and one-sentence description, and the site's summary, for
 // the `enhanced` method: a model through the Vercel AI SDK (llm-describer.ts) or, without a
 // configured provider, the built-in extractive describer below.
-import { keySentences } from './key-sentences.js';
-import type { SiteSummary } from './types.js';
+import { keySentences } from './key-sentences.ts';
+import type { SiteSummary } from './types.ts';
 
-export { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.js';
+export { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.ts';
 
 /** A page as the describer sees it, with the simple method's title and description as fallback. */
 export interface PageToDescribe {

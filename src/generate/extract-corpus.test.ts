@@ -4,9 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isBoilerplateDescription } from './boilerplate.js';
-import { extractPage } from './extract.js';
-import { normalizeWhitespace, tokenOverlap } from './text.js';
+import { isBoilerplateDescription } from './boilerplate.ts';
+import { extractPage } from './extract.ts';
+import { normalizeWhitespace, tokenOverlap } from './text.ts';
 
 const CORPUS = join(process.cwd(), '../shared/corpora/readability-test-pages');
 

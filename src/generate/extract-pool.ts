@@ -4,8 +4,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
-import type { ExtractedPage } from './extract.js';
-import type { PageInput } from './types.js';
+import type { ExtractedPage } from './extract.ts';
+import type { PageInput } from './types.ts';
 
 export interface ExtractorPool {
   extract(page: PageInput, url: string): Promise<ExtractedPage>;

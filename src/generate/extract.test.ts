@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage, firstMeaningfulParagraph, titleFromUrl } from './extract.js';
+import { extractPage, firstMeaningfulParagraph, titleFromUrl } from './extract.ts';
 import { DOMParser } from 'linkedom';
 
 const ARTICLE = `

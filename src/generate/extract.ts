@@ -1,12 +1,12 @@
 // One page's HTML → its title, description, site name, language and main content as markdown.
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { isBoilerplateDescription } from './boilerplate.js';
-import { prepareHtml } from './html-prepare.js';
-import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.js';
-import { readMetadata, type PageMetadata } from './metadata.js';
-import { normalizeWhitespace, summarizeToSentences, tokenize } from './text.js';
-import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.js';
+import { isBoilerplateDescription } from './boilerplate.ts';
+import { prepareHtml } from './html-prepare.ts';
+import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
+import { readMetadata, type PageMetadata } from './metadata.ts';
+import { normalizeWhitespace, summarizeToSentences, tokenize } from './text.ts';
+import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
 
 export interface ExtractedPage {
   url: string;

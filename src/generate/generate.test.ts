@@ -1,10 +1,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateLlmsTxt, type GenerationProgress } from './generate.js';
-import { createLlmDescriber } from './llm-describer.js';
-import { parseLlmsTxt } from './testing/llms-txt-parser.js';
-import { startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.js';
-import type { PageInput } from './types.js';
+import { generateLlmsTxt, type GenerationProgress } from './generate.ts';
+import { createLlmDescriber } from './llm-describer.ts';
+import { parseLlmsTxt } from './testing/llms-txt-parser.ts';
+import { startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.ts';
+import type { PageInput } from './types.ts';
 
 const SHARED_DESCRIPTION = 'Acme Docs: guides and reference for Acme widgets.';
 

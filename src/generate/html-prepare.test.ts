@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareHtml } from './html-prepare.js';
+import { prepareHtml } from './html-prepare.ts';
 
 test('removes scripts, styles, templates and comments but keeps JSON-LD', () => {
   const html = [

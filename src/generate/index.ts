@@ -1,12 +1,12 @@
 // The generator core: HTML pages in, llms.txt and llms-full.txt out. Pure functions: no HTTP
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
-export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, SiteSummary } from './types.js';
+export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, SiteSummary } from './types.ts';
 
-export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.js';
+export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
-export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.js';
-export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.js';
-export { inferSite, refineSimplePages, type SimplePage } from './site.js';
+export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
+export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
+export { inferSite, refineSimplePages, type SimplePage } from './site.ts';
 
 export {
   createExtractiveDescriber,
@@ -19,8 +19,8 @@ export {
   type PageDescription,
   type PageToDescribe,
   type SiteToDescribe,
-} from './describe.js';
+} from './describe.ts';
 
-export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.js';
-export { renderLlmsFullTxt, renderLlmsTxt, type RenderOptions } from './render.js';
-export { createExtractorPool, type ExtractorPool } from './extract-pool.js';
+export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
+export { renderLlmsFullTxt, renderLlmsTxt, type RenderOptions } from './render.ts';
+export { createExtractorPool, type ExtractorPool } from './extract-pool.ts';

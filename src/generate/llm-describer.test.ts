@@ -1,8 +1,8 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.js';
-import type { PageToDescribe } from './describe.js';
-import { describeEveryPage, startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.js';
+import { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.ts';
+import type { PageToDescribe } from './describe.ts';
+import { describeEveryPage, startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.ts';
 
 const SITE = { url: 'https://acme.dev/', name: 'Acme', summary: 'Simple summary.' };
 const PAGES: PageToDescribe[] = Array.from({ length: 5 }, (_, i) => ({

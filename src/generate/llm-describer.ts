@@ -6,9 +6,9 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { Describer, DescribeOptions, DescribeResult, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describe.js';
-import { cleanSectionName } from './sections.js';
-import { normalizeWhitespace, summarizeToSentences, truncateAtWord } from './text.js';
+import type { Describer, DescribeOptions, DescribeResult, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describe.ts';
+import { cleanSectionName } from './sections.ts';
+import { normalizeWhitespace, summarizeToSentences, truncateAtWord } from './text.ts';
 
 export interface LlmDescriberOptions {
   provider: 'openai-compatible' | 'anthropic';
@@ -108,13 +108,19 @@ class DescribeRun {
   private siteAnswer: z.infer<typeof siteSchema> | null = null;
   private donePages = 0;
 
-  constructor(
-    private readonly model: LanguageModel,
-    private readonly settings: Settings,
-    private readonly site: SiteToDescribe,
-    private readonly pages: readonly PageToDescribe[],
-    private readonly options: DescribeOptions = {},
-  ) {}
+  private readonly model: LanguageModel;
+  private readonly settings: Settings;
+  private readonly site: SiteToDescribe;
+  private readonly pages: readonly PageToDescribe[];
+  private readonly options: DescribeOptions;
+
+  constructor(model: LanguageModel, settings: Settings, site: SiteToDescribe, pages: readonly PageToDescribe[], options: DescribeOptions = {}) {
+    this.model = model;
+    this.settings = settings;
+    this.site = site;
+    this.pages = pages;
+    this.options = options;
+  }
 
   async run(): Promise<DescribeResult> {
     const batches: PageToDescribe[][] = [];

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DOMParser } from 'linkedom';
-import { htmlToMarkdown, tidyMarkdown } from './markdown.js';
+import { htmlToMarkdown, tidyMarkdown } from './markdown.ts';
 
 function convert(html: string, base = 'https://example.com/docs/page.html'): string {
   const doc = new DOMParser().parseFromString(`<html><body><div id="root">${html}</div></body></html>`, 'text/html');

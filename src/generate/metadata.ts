@@ -1,7 +1,7 @@
 // Page metadata read from the parsed document before Readability rewrites it: title candidates,
 // descriptions, site name and language, from <meta> tags, JSON-LD, <title> and headings.
-import { compactKey, decodeEntities, normalizeWhitespace, tokenize } from './text.js';
-import { trimDocumentTitle } from './title.js';
+import { compactKey, decodeEntities, normalizeWhitespace, tokenize } from './text.ts';
+import { trimDocumentTitle } from './title.ts';
 
 export interface PageMetadata {
   /** og:title, dc:title, twitter:title, JSON-LD headline: titles the site wrote for sharing. */

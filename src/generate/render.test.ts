@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { demoteHeadings, formatDate, renderLlmsFullTxt, renderLlmsTxt } from './render.js';
-import { parseLlmsTxt } from './testing/llms-txt-parser.js';
-import type { DescribedPage } from './types.js';
+import { demoteHeadings, formatDate, renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
+import { parseLlmsTxt } from './testing/llms-txt-parser.ts';
+import type { DescribedPage } from './types.ts';
 
 function described(url: string, title: string, description: string, extra: Partial<DescribedPage> = {}): DescribedPage {
   return { url, title, description, markdown: `Content of ${title}.`, lastModified: null, optional: false, source: 'metadata', ...extra };

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findOptionalPages, planSections, sectionNameForSegment } from './sections.js';
+import { findOptionalPages, planSections, sectionNameForSegment } from './sections.ts';
 
 const page = (url: string, extra: { section?: string; optional?: boolean } = {}) => ({ url, optional: false, ...extra });
 const names = (sections: { name: string; pages: { url: string }[] }[]) =>

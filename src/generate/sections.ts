@@ -1,5 +1,5 @@
 // Grouping a site's pages into llms.txt sections, and telling which pages are low-value.
-import { normalizeWhitespace } from './text.js';
+import { normalizeWhitespace } from './text.ts';
 
 export const OPTIONAL_SECTION = 'Optional';
 

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ExtractedPage } from './extract.js';
-import { inferSite, refineSimplePages } from './site.js';
+import type { ExtractedPage } from './extract.ts';
+import { inferSite, refineSimplePages } from './site.ts';
 
 function extracted(url: string, fields: Partial<ExtractedPage> = {}): ExtractedPage {
   return {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord } from './text.js';
+import { decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord } from './text.ts';
 
 describe('splitSentences', () => {
   test('splits prose at sentence ends', () => {

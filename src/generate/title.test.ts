@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCommonTitleAffix, hostNames, stripSiteName, trimDocumentTitle } from './title.js';
+import { findCommonTitleAffix, hostNames, stripSiteName, trimDocumentTitle } from './title.ts';
 
 describe('stripSiteName', () => {
   test('removes a trailing part that names the site', () => {

@@ -1,5 +1,5 @@
 // Page titles: removing the " | Site name" part that pages repeat, on one page or across a site.
-import { compactKey, normalizeWhitespace } from './text.js';
+import { compactKey, normalizeWhitespace } from './text.ts';
 
 // A separator needs a space on both sides, so "e-mail" or "Node.js/Deno" stay whole.
 const SEPARATOR = /\s+(?:[|\-–—·•»>\/\\:~]|::)\s+/u;

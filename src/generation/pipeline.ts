@@ -108,7 +108,11 @@ class PageChannel implements AsyncIterable<PageInput> {
   private wakeProducers: Array<() => void> = [];
   private lastModified = new Map<string, string | null>();
 
-  constructor(private readonly capacity: number) {}
+  private readonly capacity: number;
+
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
 
   /** Crawled pages arrive before the sitemap dates are known; they get them on the way out. */
   setLastModified(map: Map<string, string | null>): void {

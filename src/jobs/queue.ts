@@ -1,20 +1,29 @@
 /**
- * The job queue: pg-boss on the service's own database (PostgreSQL, or PGlite through pg-boss's
- * `db` adapter). A job is sent inside the request's transaction, so it exists exactly when the
- * rows (and the credit reservation) that describe it do.
+ * The job queue: pg-boss on the service's own database (PostgreSQL with pg-boss's own pool, or
+ * PGlite through pg-boss's PGlite adapter). A job is sent inside the request's transaction, so it
+ * exists exactly when the rows (and the credit reservation) that describe it do. The send's NOTIFY
+ * commits with it and wakes the workers at once; polling is only the fallback.
  */
-import PgBoss from 'pg-boss';
+import { PgBoss, fromPglite, type Db } from 'pg-boss';
 import { sql, type SQL } from 'drizzle-orm';
 import type { DatabaseHandle, Queryable } from '../db/database.ts';
 
 export const QUEUES = ['discovery', 'generation'] as const;
 export type QueueName = (typeof QUEUES)[number];
 
+/**
+ * pg-boss's schema. pg-boss 12 cannot migrate the schema pg-boss 10 left in `pgboss`, so it
+ * installs afresh here, and the old one is handed over once (see `retirePgBoss10`).
+ */
+export const QUEUE_SCHEMA = 'job_queue';
+const PG_BOSS_10_SCHEMA = 'pgboss';
+
 export interface QueuedJob {
   jobId: string;
 }
 
 export interface QueueOptions {
+  /** how often a worker looks for jobs when no notification woke it; at least 0.5 */
   pollingIntervalSeconds: number;
   /** pg-boss gives a fetched job this long before it may hand it out again; longer than any job runs. */
   expireInSeconds: number;
@@ -24,8 +33,10 @@ export interface QueueOptions {
 const asParameter = (value: unknown) => value === undefined ? null :
   value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value;
 
+const rowsOf = (result: any): any[] => result.rows ?? result;
+
 /** pg-boss speaks `text + $n values`; this runs such a statement on a drizzle database or transaction. */
-function executorFor(db: Queryable): PgBoss.Db {
+function executorFor(db: Queryable): Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
       const parts = text.split(/\$(\d+)/);
@@ -33,29 +44,39 @@ function executorFor(db: Queryable): PgBoss.Db {
       for (let i = 0; i < parts.length; i++) {
         chunks.push(i % 2 === 0 ? sql.raw(parts[i]) : sql`${asParameter(values[Number(parts[i]) - 1])}`);
       }
-      const result: any = await db.execute(sql.join(chunks));
-      return { rows: result.rows ?? result };
+      return { rows: rowsOf(await db.execute(sql.join(chunks))) };
     },
   };
 }
 
 export class JobQueue {
   private readonly boss: PgBoss;
+  private readonly database: DatabaseHandle;
+  private readonly options: QueueOptions;
 
-  constructor(database: DatabaseHandle, private readonly options: QueueOptions, onError: (error: Error) => void) {
-    const shared = { schema: 'pgboss', supervise: true, schedule: false, pollingIntervalSeconds: options.pollingIntervalSeconds };
-    this.boss = database.connectionString
-      ? new PgBoss({ ...shared, connectionString: database.connectionString, max: 4 })
-      : new PgBoss({ ...shared, db: database.sql as PgBoss.Db });
+  constructor(database: DatabaseHandle, options: QueueOptions, onError: (error: Error) => void, onWarning: (warning: { message: string; data: object }) => void = () => {}) {
+    this.database = database;
+    this.options = options;
+    // No cron schedules here; the maintenance (expiry, retention) runs in every process.
+    const shared = { schema: QUEUE_SCHEMA, supervise: true, schedule: false, useListenNotify: true };
+    if (database.pglite) {
+      this.boss = new PgBoss({ ...shared, backend: 'pglite', db: fromPglite(database.pglite) });
+    } else if (database.connectionString) {
+      this.boss = new PgBoss({ ...shared, connectionString: database.connectionString, max: 4 });
+    } else {
+      throw new Error('the job queue needs PGlite or a PostgreSQL connection string');
+    }
     this.boss.on('error', onError);
+    this.boss.on('warning', onWarning);
   }
 
   async start(): Promise<void> {
     await this.boss.start();
     for (const name of QUEUES) {
       // Retries are the job runner's business (it knows about leases and refunds), not pg-boss's.
-      await this.boss.createQueue(name, { name, retryLimit: 0, expireInSeconds: this.options.expireInSeconds });
+      await this.boss.createQueue(name, { retryLimit: 0, expireInSeconds: this.options.expireInSeconds, notify: true });
     }
+    await this.retirePgBoss10();
   }
 
   /** Sends a job inside the caller's transaction: it commits or rolls back with it. */
@@ -64,14 +85,42 @@ export class JobQueue {
   }
 
   async work(queue: QueueName, concurrency: number, handler: (job: QueuedJob) => Promise<void>): Promise<void> {
-    for (let i = 0; i < concurrency; i++) {
-      await this.boss.work<QueuedJob>(queue, { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds }, async ([job]) => {
+    const polling = this.options.pollingIntervalSeconds;
+    await this.boss.work<QueuedJob>(
+      queue,
+      // A new job's notification wakes an idle worker at once. Polling stays at the same interval
+      // while notifications work: a worker that just finished a job waits it out before taking the
+      // next one of a backlog (pg-boss's burst mode needs batches larger than 1).
+      { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: polling, notifyPollingIntervalSeconds: polling },
+      async ([job]) => {
         await handler(job.data);
-      });
-    }
+      },
+    );
   }
 
   async stop(): Promise<void> {
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    await this.boss.stop({ graceful: true, timeout: 10_000 });
+  }
+
+  /**
+   * A database that ran pg-boss 10 still has its schema, which pg-boss 12 cannot migrate. The jobs
+   * waiting there are the job rows still `pending` (running ones come back through their leases):
+   * they are sent again on the new queue and the old schema dropped, in one transaction, once.
+   */
+  private async retirePgBoss10(): Promise<void> {
+    const exists = async (db: Queryable) =>
+      rowsOf(await db.execute(sql`SELECT to_regclass(${`${PG_BOSS_10_SCHEMA}.version`}) IS NOT NULL AS found`))[0]?.found === true;
+    if (!(await exists(this.database.db))) return;
+    await this.database.db.transaction(async (tx) => {
+      // Several processes may start at once: one hands over, the others find the schema gone.
+      await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('llmstxt: retire pg-boss 10'))`);
+      if (!(await exists(tx))) return;
+      for (const [queue, table] of [['discovery', 'discovery_jobs'], ['generation', 'generation_jobs']] as const) {
+        for (const row of rowsOf(await tx.execute(sql`SELECT id FROM ${sql.identifier(table)} WHERE status = 'pending'`))) {
+          await this.enqueue(tx, queue, { jobId: String(row.id) });
+        }
+      }
+      await tx.execute(sql.raw(`DROP SCHEMA ${PG_BOSS_10_SCHEMA} CASCADE`));
+    });
   }
 }

@@ -41,8 +41,11 @@ export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; extractor
 export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogger, options: { workers: boolean }): Promise<JobRuntime> {
   const settings = deps.config.jobs;
   // pg-boss must not hand a job out twice while its worker lives; our leases catch dead workers sooner.
-  const queue = new JobQueue(deps.database, { pollingIntervalSeconds: settings.pollSeconds, expireInSeconds: 6 * 3600 }, (error) =>
-    log.error({ err: error }, 'job queue error'),
+  const queue = new JobQueue(
+    deps.database,
+    { pollingIntervalSeconds: settings.pollSeconds, expireInSeconds: 6 * 3600 },
+    (error) => log.error({ err: error }, 'job queue error'),
+    (warning) => log.warn({ data: warning.data }, `job queue: ${warning.message}`),
   );
   await queue.start();
   const crawl = crawlOptionsFrom(deps.config);

@@ -13,7 +13,7 @@ import { startSlowSite } from '../testing/slow-site.ts';
 import type { TestSite } from '../crawl/test-support.ts';
 
 function startWorker(databaseUrl: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+  const child = spawn(process.execPath, ['src/main.ts', 'worker'], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,

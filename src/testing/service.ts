@@ -28,14 +28,21 @@ export interface RequestOptions {
 }
 
 export class TestService {
-  constructor(
-    readonly app: App,
-    readonly deps: AppDeps,
-    readonly clock: ManualClock,
-    readonly baseUrl: string,
-    private readonly drop: () => Promise<void>,
-    private readonly sent: MailMessage[] = [],
-  ) {}
+  readonly app: App;
+  readonly deps: AppDeps;
+  readonly clock: ManualClock;
+  readonly baseUrl: string;
+  private readonly drop: () => Promise<void>;
+  private readonly sent: MailMessage[];
+
+  constructor(app: App, deps: AppDeps, clock: ManualClock, baseUrl: string, drop: () => Promise<void>, sent: MailMessage[] = []) {
+    this.app = app;
+    this.deps = deps;
+    this.clock = clock;
+    this.baseUrl = baseUrl;
+    this.drop = drop;
+    this.sent = sent;
+  }
 
   /** Every e-mail the service sent, newest last. */
   get mailbox(): MailMessage[] {

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.js';
+import { startFakeLlmServer, type FakeLlmServer } from './fake-llm-server.ts';
 
 const PROMPT = 'Write entries for these 1 pages:\n\n<page url="https://a.dev/x">\nCurrent title: X\nCurrent description: (none)\nContent:\nHello\n</page>';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LlmsTxtParseError, parseLlmsTxt } from './llms-txt-parser.js';
+import { LlmsTxtParseError, parseLlmsTxt } from './llms-txt-parser.ts';
 
 describe('parseLlmsTxt', () => {
   test('parses the llmstxt.org example structure', () => {

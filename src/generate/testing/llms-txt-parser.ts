@@ -21,11 +21,10 @@ export interface LlmsTxtDocument {
 }
 
 export class LlmsTxtParseError extends Error {
-  constructor(
-    readonly line: number,
-    reason: string,
-  ) {
+  readonly line: number;
+  constructor(line: number, reason: string) {
     super(`line ${line}: ${reason}`);
+    this.line = line;
     this.name = 'LlmsTxtParseError';
   }
 }

@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# The service on the official Node image of the major the project pins (package.json: node ^24).
+# The image's Node runs the TypeScript sources directly (type stripping): there is no build step
+# but the dashboard's, which needs the dev dependencies and so happens in a stage of its own.
+
+FROM node:24-slim AS web
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: the `node` package's Node download is not needed here (the image has Node 24).
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY scripts/build-web.mjs scripts/
+COPY web web
+# Not through npm: npm would put node_modules/.bin (the unset-up `node` package) first on PATH.
+RUN node scripts/build-web.mjs
+
+FROM node:24-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No production dependency has an install script; dev dependencies (the `node` package among them) stay out.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY migrations migrations
+COPY src src
+COPY --from=web /app/web/dist web/dist
+# DATA_DIR, for a PGlite database when DATABASE_URL is not set; owned by the unprivileged user.
+RUN mkdir data && chown node:node data
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node itself, not npm: SIGTERM reaches it and it stops cleanly (src/main.ts).
+CMD ["node", "src/main.ts", "serve"]
