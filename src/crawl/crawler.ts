@@ -153,13 +153,11 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     if (page.refresh !== null && page.refresh !== finalUrl && !seen.has(page.refresh) && robots.isAllowed(page.refresh)) {
       // A meta refresh forwards like a redirect. From the start page it also moves the job's scope
       // to the target's folder: a home page forwarding to /en/ keeps the job in one language.
-      if (url === options.startUrl && inScope(page.refresh)) inScope = scopeMatcher(scopeOf(page.refresh));
-      if (inScope(page.refresh)) {
-        seen.add(page.refresh);
-        if (url === options.startUrl) return visit(page.refresh);
-        queue.push(page.refresh);
-      }
-      return;
+      if (url !== options.startUrl) return enqueue(page.refresh);
+      if (!inScope(page.refresh)) return;
+      inScope = scopeMatcher(scopeOf(page.refresh));
+      seen.add(page.refresh);
+      return visit(page.refresh);
     }
     const fromHeader = headerRobotsDirectives(res.headers['x-robots-tag']);
     const noindex = page.noindex || fromHeader.noindex;

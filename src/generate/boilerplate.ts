@@ -59,23 +59,23 @@ export function isBoilerplateDescription(description: string | null | undefined,
 }
 
 /**
- * Builds a test for texts (descriptions, titles) that too many of a site's pages share: a
- * site-wide default rather than a description of the page. A text counts as repeated when at
- * least 2 pages share it and at least 20 % of the pages (never more than 5 pages are needed).
+ * Builds a test for texts (descriptions, titles, paragraphs, lines) that too many of a site's pages
+ * share: a site-wide default rather than a description of the page. One entry per page: a text, or
+ * all the texts of that page (each counted once for it). A text counts as repeated when at least 2
+ * pages share it and at least 20 % of the pages (never more than 5 pages are needed).
  */
 export function findRepeatedDescriptions(
-  texts: readonly (string | null | undefined)[],
+  pages: readonly (string | readonly string[] | null | undefined)[],
   options: { minShare?: number; minPages?: number; enoughPages?: number } = {},
 ): (text: string | null | undefined) => boolean {
   const minShare = options.minShare ?? 0.2;
   const minPages = options.minPages ?? 2;
   const enoughPages = options.enoughPages ?? 5;
   const counts = new Map<string, number>();
-  let total = 0;
-  for (const text of texts) {
-    total++;
-    const key = compactKey(text ?? '');
-    if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const total = pages.length;
+  for (const page of pages) {
+    const keys = new Set((typeof page === 'string' || !page ? [page ?? ''] : page).map(compactKey));
+    for (const key of keys) if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const threshold = Math.max(minPages, Math.min(enoughPages, Math.ceil(total * minShare)));
   const repeated = new Set([...counts].filter(([, count]) => count >= threshold).map(([key]) => key));

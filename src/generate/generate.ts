@@ -3,6 +3,7 @@
 // describe (enhanced), then render llms.txt and llms-full.txt.
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { findRepeatedDescriptions } from './boilerplate.ts';
 import { createExtractiveDescriber, NO_USAGE, type Describer, type DescribeUsage } from './describe.ts';
 import { describePage } from './description.ts';
 import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
@@ -13,7 +14,6 @@ import { findSecondaryPages } from './secondary.ts';
 import { inLanguageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
-import { compactKey } from './text.ts';
 import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
@@ -127,7 +127,8 @@ export async function generateLlmsTxt(
   for (const candidate of arrived) candidate.page.html = '';
   const extractMs = performance.now() - started;
 
-  const isRepeated = findRepeatedTexts(outlines);
+  // Paragraphs and meta descriptions that many pages share (banners, footers, donation notes).
+  const isRepeated = findRepeatedDescriptions(outlines.map((outline) => [...outline.paragraphs, outline.metaDescription ?? '']));
   const simple = refineSimplePages(extracted);
   const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
   const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
@@ -196,15 +197,6 @@ function createExtraction(options: GenerateOptions) {
 
 function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): string | null {
   return byUrl.get(url)?.page.lastModified ?? null;
-}
-
-/** Paragraphs and meta descriptions that many pages share (banners, footers, donation notes). */
-function findRepeatedTexts(outlines: readonly PageOutline[]): (text: string) => boolean {
-  const perPage = outlines.map((outline) => [...new Set([...outline.paragraphs, outline.metaDescription ?? ''].map(compactKey).filter(Boolean))]);
-  const counts = new Map<string, number>();
-  for (const keys of perPage) for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  const threshold = Math.max(2, Math.min(5, Math.ceil(outlines.length * 0.2)));
-  return (text: string) => (counts.get(compactKey(text)) ?? 0) >= threshold;
 }
 
 /**

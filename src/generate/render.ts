@@ -1,5 +1,6 @@
 // llms.txt and llms-full.txt, following llmstxt.org: `# Name`, `> summary`, optional details,
 // then `## Section` lists of `- [title](url): notes`, with `## Optional` last.
+import { findRepeatedDescriptions } from './boilerplate.ts';
 import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
 import { normalizeWhitespace } from './text.ts';
 import type { DescribedPage, SiteSummary } from './types.ts';
@@ -23,7 +24,11 @@ export function renderLlmsTxt(site: SiteSummary, pages: readonly DescribedPage[]
 /** The site header, then every page's main content under `## title` with its source URL. */
 export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[]): string {
   const parts = [header(site).join('\n\n')];
-  const isRepeatedLine = findRepeatedLines(pages.map((page) => page.markdown));
+  // Lines (outside code and tables) on at least 3 pages and a fifth of them: navigation, footers.
+  const isRepeatedLine = findRepeatedDescriptions(
+    pages.map((page) => page.markdown.split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line))),
+    { minPages: 3, enoughPages: Infinity },
+  );
   for (const section of groupIntoSections(pages)) {
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
@@ -127,17 +132,6 @@ function isLanguageSwitcher(line: string): boolean {
   if (links.length < 3) return false;
   const rest = line.replace(/\[[^\]]+\]\([^)]*\)/g, '').replace(/available languages:?|languages?:?|[\s|,/·•-]+/gi, '');
   return rest === '' && links.filter((text) => LANGUAGE_NAMES.test(text)).length >= links.length * 0.8;
-}
-
-/** Lines (outside code) that appear on at least 3 pages and a fifth of them: navigation and footers. */
-function findRepeatedLines(markdowns: readonly string[]): (line: string) => boolean {
-  const counts = new Map<string, number>();
-  for (const markdown of markdowns) {
-    const lines = new Set(markdown.split('\n').map((line) => line.trim()).filter((line) => line.length > 0 && !/^(?:`{3,}|~{3,}|#|\|)/.test(line)));
-    for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
-  }
-  const threshold = Math.max(3, Math.ceil(markdowns.length * 0.2));
-  return (line) => (counts.get(line.trim()) ?? 0) >= threshold;
 }
 
 /** Drops a first heading that only repeats the page title. */
