@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startFakeLlmServer } from '../src/generate/testing/fake-llm-server.ts';
+import { startFakeLlmServer } from '../src/llms-txt/testing/fake-llm-server.ts';
 import { ensurePackages, freePort, runWget, startNginx, type Measurement } from './static-site.ts';
 
 interface Scenario {

@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseLlmsTxt } from '../src/generate/testing/llms-txt-parser.ts';
+import { parseLlmsTxt } from '../src/llms-txt/testing/llms-txt-parser.ts';
 import { generateThrough, startBenchService } from './generate.ts';
 import { ensurePackages, startNginx } from './static-site.ts';
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config.ts';
-import { createLlmDescriber, type Describer } from '../generate/index.ts';
+import { createLlmDescriber, type Describer } from '../llms-txt/index.ts';
 
 /** The model that writes `enhanced` descriptions, as LLM_* configures it; null for the built-in describer. */
 export function describerFromConfig(llm: Config['llm']): Describer | null {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { describeEveryPage, startFakeLlmServer, type FakeLlmServer } from '../generate/testing/fake-llm-server.ts';
-import { parseLlmsTxt } from '../generate/testing/llms-txt-parser.ts';
+import { describeEveryPage, startFakeLlmServer, type FakeLlmServer } from '../llms-txt/testing/fake-llm-server.ts';
+import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';

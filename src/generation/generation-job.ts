@@ -6,7 +6,7 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { generateLlmsTxt, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult } from '../generate/index.ts';
+import { generateLlmsTxt, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult } from '../llms-txt/index.ts';
 import { throttle } from '../jobs/throttle.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob, type GenerationOptions } from './generation.ts';

@@ -7,7 +7,8 @@ import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import { errors, jobMessages } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { generationCost, type GenerationMethod } from './pricing.ts';
+import type { GenerationMethod } from '../llms-txt/index.ts';
+import { generationCost } from './pricing.ts';
 
 export interface GenerationOptions {
   maxUrls: number;

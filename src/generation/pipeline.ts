@@ -5,7 +5,7 @@
  * candidateBudget); the generator keeps the most important.
  */
 import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl } from '../crawl/index.ts';
-import type { PageInput } from '../generate/index.ts';
+import type { PageInput } from '../llms-txt/index.ts';
 
 export interface CollectOptions {
   maxUrls: number;

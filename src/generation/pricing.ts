@@ -1,5 +1,5 @@
 /** What a generation costs (DESIGN.md): a credit per 10 pages asked for, twice that for `enhanced`. */
-export type GenerationMethod = 'simple' | 'enhanced';
+import type { GenerationMethod } from '../llms-txt/index.ts';
 
 export function generationCost(pages: number, method: GenerationMethod): number {
   const base = Math.ceil(pages / 10);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
-import { parseLlmsTxt } from '../generate/testing/llms-txt-parser.ts';
+import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 

@@ -10,7 +10,7 @@ import type { DatabaseHandle } from '../db/database.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
 import { describerFromConfig } from '../generation/describer.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
-import { createExtractorPool, type ExtractorPool } from '../generate/index.ts';
+import { createExtractorPool, type ExtractorPool } from '../llms-txt/index.ts';
 import { JobQueue } from './queue.ts';
 import { startWorkers, type JobKind } from './workers.ts';
 

@@ -5,7 +5,7 @@ import { createFetcher } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { errors } from '../errors.ts';
-import { extractPage } from '../generate/index.ts';
+import { extractPage } from '../llms-txt/index.ts';
 
 export type Site = typeof sites.$inferSelect;
 export const SITE_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;

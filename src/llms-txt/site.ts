@@ -1,7 +1,6 @@
 // Site-level decisions the pages make together: the site's name and summary, and titles and
 // descriptions that turn out to be site-wide boilerplate once all pages are seen.
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
-import { findHomePage } from './describe.ts';
 import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
 import type { PageOutline } from './outline.ts';
 import { compactKey, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
@@ -117,4 +116,20 @@ function mostCommon(values: readonly (string | null | undefined)[], minCount = 1
   let best: { value: string; count: number } | null = null;
   for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
   return best && best.count >= minCount ? best.value : null;
+}
+
+/** The page at the site's URL, else the one with the shortest path. */
+export function findHomePage<T extends { url: string }>(siteUrl: string, pages: readonly T[]): T | undefined {
+  const pathLength = (url: string) => {
+    try {
+      return new URL(url).pathname.replace(/\/(?:index\.\w+)?$/, '').length;
+    } catch {
+      return Infinity;
+    }
+  };
+  const normalizedSite = siteUrl.replace(/\/$/, '');
+  return (
+    pages.find((page) => page.url.replace(/\/$/, '') === normalizedSite) ??
+    [...pages].sort((a, b) => pathLength(a.url) - pathLength(b.url))[0]
+  );
 }

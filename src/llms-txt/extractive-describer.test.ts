@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createExtractiveDescriber, findHomePage } from './describe.ts';
+import { createExtractiveDescriber } from './extractive-describer.ts';
+import { findHomePage } from './site.ts';
 import { keySentences, markdownToProse } from './key-sentences.ts';
 
 const INSTALL_PAGE = `# Installing the Acme CLI

@@ -6,7 +6,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { Describer, DescribeOptions, DescribeResult, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describe.ts';
+import type { Describer, DescribeOptions, DescribeResult, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
 import { cleanSectionName } from './sections.ts';
 import { normalizeWhitespace, summarizeToSentences, truncateAtWord } from './text.ts';
 

@@ -1,7 +1,7 @@
 import { after, before, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.ts';
-import type { PageToDescribe } from './describe.ts';
+import type { PageToDescribe } from './describer.ts';
 import { describeEveryPage, startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.ts';
 
 const SITE = { url: 'https://acme.dev/', name: 'Acme', summary: 'Simple summary.' };

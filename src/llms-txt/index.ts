@@ -8,18 +8,9 @@ export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 export { inferSite, refineSimplePages, type SimplePage } from './site.ts';
 
-export {
-  createExtractiveDescriber,
-  createLlmDescriber,
-  type DescribeOptions,
-  type DescribeResult,
-  type Describer,
-  type DescribeUsage,
-  type LlmDescriberOptions,
-  type PageDescription,
-  type PageToDescribe,
-  type SiteToDescribe,
-} from './describe.ts';
+export type { DescribeOptions, DescribeResult, Describer, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
+export { createExtractiveDescriber } from './extractive-describer.ts';
+export { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.ts';
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
 export { renderLlmsFullTxt, renderLlmsTxt, type RenderOptions } from './render.ts';

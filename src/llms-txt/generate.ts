@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
-import { createExtractiveDescriber, NO_USAGE, type Describer, type DescribeUsage } from './describe.ts';
+import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
+import { createExtractiveDescriber } from './extractive-describer.ts';
 import { describePage } from './description.ts';
 import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
