@@ -1,18 +1,15 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Clock } from './clock.ts';
-import type { Config } from './config.ts';
-import type { Database, DatabaseHandle } from './db/database.ts';
-import type { CrawlOptions } from './crawl/index.ts';
+import type { AppDeps } from './deps.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { generationRoutes } from './generation/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
 import { startJobRuntime } from './jobs/runtime.ts';
-import type { JobQueue } from './jobs/queue.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createMailer } from './mail/mailer.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { acceptEmptyJsonBodies, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
 import { registerOpenApi } from './http/openapi.ts';
+import { API_PREFIX, STRIPE_WEBHOOK_ROUTE } from './http/paths.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
 import { ErrorBody } from './http/schemas.ts';
 import type { App } from './http/types.ts';
@@ -25,28 +22,7 @@ import { healthRoutes } from './health/routes.ts';
 import { planRoutes } from './plans/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { createPaymentProvider } from './billing/create-provider.ts';
-import type { PaymentProvider } from './billing/provider.ts';
 import { registerWebApp } from './web/plugin.ts';
-
-/** What the HTTP layer and the logic below it are given; tests build their own. */
-export interface AppDeps {
-  config: Config;
-  database: DatabaseHandle;
-  clock: Clock;
-  /** The payment provider; when absent, buildApp makes the one the configuration names. */
-  payments?: PaymentProvider;
-  /** Outgoing e-mail; when absent, SMTP or the log as the configuration says. */
-  mailer?: Mailer;
-  /** Whether this process also runs jobs (`serve`) or only sends them (`serve --no-worker`). */
-  runWorkers?: boolean;
-}
-
-/** AppDeps once buildApp has filled in what was left to the configuration. */
-export type ResolvedAppDeps = AppDeps & { payments: PaymentProvider; mailer: Mailer; db: Database; queue: JobQueue; crawl: CrawlOptions };
-
-export const API_PREFIX = '/api/v1';
-
-const routeModules = [healthRoutes, accountRoutes, authRoutes, apiKeyRoutes, creditRoutes, planRoutes, billingRoutes, discoveryRoutes, generationRoutes, siteRoutes];
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const app = Fastify({
@@ -66,20 +42,26 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret });
   const jobs = await startJobRuntime(deps, app.log, { workers: deps.runWorkers ?? false });
   app.addHook('onClose', () => jobs.stop());
-  const resolved: ResolvedAppDeps = Object.assign(deps, {
-    payments: deps.payments ?? createPaymentProvider(deps, app.log),
-    mailer: deps.mailer ?? createMailer(deps.config.smtpUrl, deps.config.mailFrom, app.log),
-    db: deps.database.db,
-    queue: jobs.queue,
-    crawl: jobs.crawl,
-  });
+  const { config, clock, database } = deps;
+  const db = database.db;
+  const payments = deps.payments ?? createPaymentProvider(deps, app.log);
+  const mailer = deps.mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log);
   await app.register(
     async (api) => {
-      for (const routes of routeModules) await routes(api as unknown as App, resolved);
+      await api.register(healthRoutes, { database });
+      await api.register(accountRoutes, { db, config, payments });
+      await api.register(authRoutes, { db, clock, config, mailer });
+      await api.register(apiKeyRoutes, { db });
+      await api.register(creditRoutes, { db });
+      await api.register(planRoutes);
+      await api.register(billingRoutes, { db, clock, config, payments });
+      await api.register(discoveryRoutes, { db, clock, config, queue: jobs.queue });
+      await api.register(generationRoutes, { db, clock, config, queue: jobs.queue });
+      await api.register(siteRoutes, { db, config, crawl: jobs.crawl });
     },
     { prefix: API_PREFIX },
   );
-  await resolved.payments.registerPages?.(app, { webhookPath: `${API_PREFIX}/webhooks/stripe` });
-  await registerWebApp(app as unknown as App);
+  await payments.registerPages?.(app, { webhookPath: API_PREFIX + STRIPE_WEBHOOK_ROUTE });
+  await registerWebApp(app);
   return app;
 }

@@ -1,5 +1,6 @@
 /**
- * The error catalogue: every message the API answers with lives here, once.
+ * The message catalogue: every message the API answers with lives here, once: errors, success
+ * messages and what a job says about itself.
  * Handlers and logic throw `errors.xxx()`; the HTTP error handler turns an ApiError into
  * `{message, ...extra}` with its status.
  */
@@ -70,6 +71,22 @@ export const errors = {
   discoveryNotFound: () => new ApiError(404, 'Discovery job not found'),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
+} as const;
+
+/** The `message` of a successful answer. */
+export const messages = {
+  accountCreated: 'Account created successfully',
+  profileUpdated: 'Profile updated successfully',
+  accountDeleted: 'Account deleted successfully',
+  apiKeyCreated: 'API key created. Store it now: it is not shown again',
+  apiKeyRevoked: 'API key revoked',
+  loginSuccessful: 'Login successful',
+  loginCodeSent: 'If an account exists for this address, a login code is on its way',
+  tokensRefreshed: 'Tokens refreshed successfully',
+  loggedOut: 'Logged out successfully',
+  siteDeleted: 'Site deleted',
+  generationCanceled: 'Generation canceled; its credits were refunded',
+  dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
 } as const;
 
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */

@@ -1,8 +1,11 @@
 import { Type } from 'typebox';
 import { callerOf } from '../http/authenticate.ts';
-import { IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
-import type { App } from '../http/types.ts';
-import type { ResolvedAppDeps } from '../app.ts';
+import type { PaymentProvider } from '../billing/provider.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { messages } from '../errors.ts';
+import { errorAnswers, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
 import { createAccount, deleteAccount, getAccount, updateProfile, type Account } from './accounts.ts';
 
 const Name = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
@@ -54,9 +57,7 @@ const accountView = (a: Account) => ({
   createdAt: a.createdAt.toISOString(),
 });
 
-export async function accountRoutes(app: App, { database, config, payments }: ResolvedAppDeps) {
-  const { db } = database;
-
+export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments: PaymentProvider }> = async (app, { db, config, payments }) => {
   app.post(
     '/accounts',
     {
@@ -67,12 +68,13 @@ export async function accountRoutes(app: App, { database, config, payments }: Re
         body: NewAccountBody,
         response: {
           201: Type.Object({ success: Type.Boolean(), message: Type.String(), account: AccountView, apiKey: Type.String() }),
+          ...errorAnswers(409),
         },
       },
     },
     async (request, reply) => {
       const { account, apiKey } = await createAccount(db, config.signupCredits, request.body);
-      return reply.code(201).send({ success: true, message: 'Account created successfully', account: accountView(account), apiKey });
+      return reply.code(201).send({ success: true, message: messages.accountCreated, account: accountView(account), apiKey });
     },
   );
 
@@ -107,7 +109,7 @@ export async function accountRoutes(app: App, { database, config, payments }: Re
       const account = await updateProfile(db, callerOf(request).accountId, request.body);
       return {
         success: true,
-        message: 'Profile updated successfully',
+        message: messages.profileUpdated,
         account: {
           id: account.id,
           firstName: account.firstName,
@@ -127,12 +129,12 @@ export async function accountRoutes(app: App, { database, config, payments }: Re
         tags: ['Accounts'],
         summary: 'Delete the account and everything it owns (API key only)',
         description: 'Live subscriptions are canceled at the payment provider first; if it fails, nothing is deleted (502).',
-        response: { 200: SuccessMessage, 502: Type.Ref('ErrorBody') },
+        response: { 200: SuccessMessage, ...errorAnswers(502) },
       },
     },
     async (request) => {
       await deleteAccount(db, payments, callerOf(request).accountId, request.log);
-      return { success: true, message: 'Account deleted successfully' };
+      return { success: true, message: messages.accountDeleted };
     },
   );
-}
+};

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.ts';
+import type { Database } from '../db/database.ts';
+import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
-import type { App } from '../http/types.ts';
+import { errorAnswers, Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './api-keys.ts';
 
 const ApiKeyView = Type.Object({
@@ -21,9 +22,7 @@ const view = (k: ApiKeySummary) => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
 });
 
-export async function apiKeyRoutes(app: App, { database }: AppDeps) {
-  const { db } = database;
-
+export const apiKeyRoutes: RoutePlugin<{ db: Database }> = async (app, { db }) => {
   app.get(
     '/api-keys',
     {
@@ -46,7 +45,7 @@ export async function apiKeyRoutes(app: App, { database }: AppDeps) {
     },
     async (request, reply) => {
       const created = await createApiKey(db, callerOf(request).accountId, request.body.name);
-      return reply.code(201).send({ success: true, message: 'API key created. Store it now: it is not shown again', apiKey: view(created), key: created.key });
+      return reply.code(201).send({ success: true, message: messages.apiKeyCreated, apiKey: view(created), key: created.key });
     },
   );
 
@@ -58,12 +57,12 @@ export async function apiKeyRoutes(app: App, { database }: AppDeps) {
         tags: ['API keys'],
         summary: 'Revoke an API key (not the last one)',
         params: Type.Object({ id: Id }),
-        response: { 200: SuccessMessage },
+        response: { 200: SuccessMessage, ...errorAnswers(404, 409) },
       },
     },
     async (request) => {
       await revokeApiKey(db, callerOf(request).accountId, request.params.id);
-      return { success: true, message: 'API key revoked' };
+      return { success: true, message: messages.apiKeyRevoked };
     },
   );
-}
+};

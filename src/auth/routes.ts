@@ -1,8 +1,12 @@
 import { Type } from 'typebox';
-import type { ResolvedAppDeps } from '../app.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { SuccessMessage } from '../http/schemas.ts';
-import type { App } from '../http/types.ts';
+import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { sendLoginCode, verifyLoginCode } from './email-login.ts';
 import { issueTokenSet, revokeAllRefreshTokens, rotateRefreshToken } from './tokens.ts';
 
@@ -15,8 +19,8 @@ const TokenSet = Type.Object({
 
 const TokenResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), tokens: TokenSet });
 
-export async function authRoutes(app: App, { database, clock, config, mailer }: ResolvedAppDeps) {
-  const tokens = { db: database.db, clock, jwtSecret: config.jwtSecret };
+export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; mailer: Mailer }> = async (app, { db, clock, config, mailer }) => {
+  const tokens = { db, clock, jwtSecret: config.jwtSecret };
   const perIp = { max: config.rateLimits.publicPerIp, keyGenerator: (r: { ip: string }) => r.ip };
 
   app.post(
@@ -31,7 +35,7 @@ export async function authRoutes(app: App, { database, clock, config, mailer }: 
     },
     async (request) => ({
       success: true,
-      message: 'Login successful',
+      message: messages.loginSuccessful,
       tokens: await issueTokenSet(tokens, callerOf(request).accountId),
     }),
   );
@@ -51,12 +55,12 @@ export async function authRoutes(app: App, { database, clock, config, mailer }: 
     },
     async (request, reply) => {
       try {
-        await sendLoginCode({ db: database.db, clock, mailer }, request.body.email);
+        await sendLoginCode({ db, clock, mailer }, request.body.email);
       } catch (error) {
         // The answer must not differ for known addresses, even when mail delivery fails.
         request.log.error({ err: error }, 'login code not sent');
       }
-      return reply.code(202).send({ success: true, message: 'If an account exists for this address, a login code is on its way' });
+      return reply.code(202).send({ success: true, message: messages.loginCodeSent });
     },
   );
 
@@ -68,12 +72,12 @@ export async function authRoutes(app: App, { database, clock, config, mailer }: 
         tags: ['Auth'],
         summary: 'Exchange an e-mailed login code for an access token and a refresh token',
         body: Type.Object({ ...EmailBody, code: Type.String({ pattern: '^[0-9]{6}$' }) }, { additionalProperties: false }),
-        response: { 200: TokenResponse },
+        response: { 200: TokenResponse, ...errorAnswers(401) },
       },
     },
     async (request) => {
-      const accountId = await verifyLoginCode({ db: database.db, clock }, request.body.email, request.body.code);
-      return { success: true, message: 'Login successful', tokens: await issueTokenSet(tokens, accountId) };
+      const accountId = await verifyLoginCode({ db, clock }, request.body.email, request.body.code);
+      return { success: true, message: messages.loginSuccessful, tokens: await issueTokenSet(tokens, accountId) };
     },
   );
 
@@ -87,12 +91,12 @@ export async function authRoutes(app: App, { database, clock, config, mailer }: 
         // Generous cap: any string that is not a token we issued (an access token sent by mistake too)
         // is an invalid token, 401 per the contract, not a 400.
         body: Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false }),
-        response: { 200: TokenResponse },
+        response: { 200: TokenResponse, ...errorAnswers(401) },
       },
     },
     async (request) => ({
       success: true,
-      message: 'Tokens refreshed successfully',
+      message: messages.tokensRefreshed,
       tokens: await rotateRefreshToken(tokens, request.body.refreshToken),
     }),
   );
@@ -108,8 +112,8 @@ export async function authRoutes(app: App, { database, clock, config, mailer }: 
       },
     },
     async (request) => {
-      await revokeAllRefreshTokens(database.db, callerOf(request).accountId, clock.now());
-      return { success: true, message: 'Logged out successfully' };
+      await revokeAllRefreshTokens(db, callerOf(request).accountId, clock.now());
+      return { success: true, message: messages.loggedOut };
     },
   );
-}
+};

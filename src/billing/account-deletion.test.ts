@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { accounts, apiKeys, subscriptions } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';

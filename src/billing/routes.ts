@@ -1,15 +1,16 @@
 import { Type } from 'typebox';
-import type { ResolvedAppDeps } from '../app.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import { errors } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { IsoDate, Nullable } from '../http/schemas.ts';
-import { registerTwins } from '../http/twins.ts';
-import type { App } from '../http/types.ts';
-import type { BillingCycle } from '../plans/plans.ts';
+import { STRIPE_WEBHOOK_ROUTE } from '../http/paths.ts';
+import { errorAnswers, IsoDate, Nullable, sessionAndKeyRoutes } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
 import { openBillingPortal, startCreditCheckout, startSubscriptionCheckout } from './checkout.ts';
 import type { BillingDeps } from './deps.ts';
 import { fulfilCheckoutSession } from './fulfilment.ts';
-import { WebhookSignatureError } from './provider.ts';
+import { WebhookSignatureError, type PaymentProvider } from './provider.ts';
 import { currentSubscription } from './subscriptions.ts';
 import { handleWebhookEvent } from './webhooks.ts';
 
@@ -48,8 +49,6 @@ const SubscriptionView = Type.Object({
   cancelAtPeriodEnd: Type.Boolean(),
 });
 
-const errorBody = Type.Ref('ErrorBody');
-
 /** A redirect target must be an absolute http(s) URL (`{CHECKOUT_SESSION_ID}` may appear in it). */
 function redirectUrl(field: string, value: string | undefined, fallback: string): string {
   if (value === undefined) return fallback;
@@ -63,139 +62,169 @@ function redirectUrl(field: string, value: string | undefined, fallback: string)
   return value;
 }
 
-export async function billingRoutes(app: App, { config, database, clock, payments }: ResolvedAppDeps) {
-  const billing = (log: BillingDeps['log']): BillingDeps => ({ db: database.db, payments, clock, log });
-  const dashboard = () => `${config.publicUrl}/dashboard`;
+export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; payments: PaymentProvider }> = async (
+  app,
+  { db, clock, config, payments },
+) => {
+  const billing = (log: BillingDeps['log']): BillingDeps => ({ db, payments, clock, log });
+  const dashboard = `${config.publicUrl}/dashboard`;
 
-  registerTwins(app, '/credits/checkout', {
-    method: 'POST',
-    schema: {
-      tags: ['Credits'],
-      summary: "Start buying a credit package on the payment provider's hosted checkout",
-      body: CreditCheckoutBody,
-      response: {
-        200: Type.Object({
-          ...CheckoutView,
-          package: Type.Object({ id: Type.String(), name: Type.String(), credits: Type.Integer(), priceCents: Type.Integer() }),
-        }),
-        404: errorBody,
-        502: errorBody,
+  for (const { url, auth, summary } of sessionAndKeyRoutes(
+    '/credits/checkout',
+    '/credits/checkout/api',
+    "Start buying a credit package on the payment provider's hosted checkout",
+  )) {
+    app.post(
+      url,
+      {
+        config: { auth },
+        schema: {
+          tags: ['Credits'],
+          summary,
+          body: CreditCheckoutBody,
+          response: {
+            200: Type.Object({
+              ...CheckoutView,
+              package: Type.Object({ id: Type.String(), name: Type.String(), credits: Type.Integer(), priceCents: Type.Integer() }),
+            }),
+            ...errorAnswers(404, 502),
+          },
+        },
       },
-    },
-    handler: async (request) => {
-      const body = request.body as { packageId: string; successUrl?: string; cancelUrl?: string };
-      const urls = {
-        successUrl: redirectUrl('successUrl', body.successUrl, `${dashboard()}?checkout=success&session_id={CHECKOUT_SESSION_ID}`),
-        cancelUrl: redirectUrl('cancelUrl', body.cancelUrl, `${dashboard()}?checkout=canceled`),
-      };
-      const started = await startCreditCheckout(billing(request.log), callerOf(request).accountId, body.packageId, urls);
-      const { id, name, credits, priceCents } = started.package;
-      return { sessionId: started.sessionId, url: started.url, package: { id, name, credits, priceCents } };
-    },
-  });
-
-  registerTwins(app, '/credits/verify-session/:sessionId', {
-    method: 'GET',
-    schema: {
-      tags: ['Credits'],
-      summary: 'Add the credits of a paid checkout now, if the notification has not yet (idempotent)',
-      params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 255 }) }),
-      response: {
-        200: Type.Object({ success: Type.Boolean(), credits: Type.Integer(), sessionId: Type.String() }),
-        400: errorBody,
-        403: errorBody,
-        404: errorBody,
-        502: errorBody,
+      async (request) => {
+        const { body } = request;
+        const urls = {
+          successUrl: redirectUrl('successUrl', body.successUrl, `${dashboard}?checkout=success&session_id={CHECKOUT_SESSION_ID}`),
+          cancelUrl: redirectUrl('cancelUrl', body.cancelUrl, `${dashboard}?checkout=canceled`),
+        };
+        const started = await startCreditCheckout(billing(request.log), callerOf(request).accountId, body.packageId, urls);
+        const { id, name, credits, priceCents } = started.package;
+        return { sessionId: started.sessionId, url: started.url, package: { id, name, credits, priceCents } };
       },
-    },
-    handler: async (request) => {
-      const { sessionId } = request.params as { sessionId: string };
-      const fulfilled = await fulfilCheckoutSession(billing(request.log), sessionId, callerOf(request).accountId);
-      return { success: true, credits: fulfilled.credits, sessionId: fulfilled.sessionId };
-    },
-  });
+    );
+  }
 
-  registerTwins(app, '/subscriptions/checkout', {
-    method: 'POST',
-    schema: {
-      tags: ['Subscriptions'],
-      summary: "Start a subscription on the payment provider's hosted checkout",
-      body: SubscriptionCheckoutBody,
-      response: {
-        200: Type.Object({
-          ...CheckoutView,
-          plan: Type.Object({
-            id: Type.String(),
-            name: Type.String(),
-            monthlyCredits: Type.Integer(),
-            priceCents: Type.Integer({ description: 'the price of the chosen billing cycle' }),
-          }),
-        }),
-        400: errorBody,
-        502: errorBody,
+  for (const { url, auth, summary } of sessionAndKeyRoutes(
+    '/credits/verify-session/:sessionId',
+    '/credits/verify-session/:sessionId/api',
+    'Add the credits of a paid checkout now, if the notification has not yet (idempotent)',
+  )) {
+    app.get(
+      url,
+      {
+        config: { auth },
+        schema: {
+          tags: ['Credits'],
+          summary,
+          params: Type.Object({ sessionId: Type.String({ minLength: 1, maxLength: 255 }) }),
+          response: {
+            200: Type.Object({ success: Type.Boolean(), credits: Type.Integer(), sessionId: Type.String() }),
+            ...errorAnswers(400, 403, 404, 502),
+          },
+        },
       },
-    },
-    handler: async (request) => {
-      const body = request.body as { planId: string; billingCycle: BillingCycle; successUrl?: string; cancelUrl?: string };
-      const urls = {
-        successUrl: redirectUrl('successUrl', body.successUrl, `${dashboard()}?subscription=success&session_id={CHECKOUT_SESSION_ID}`),
-        cancelUrl: redirectUrl('cancelUrl', body.cancelUrl, `${config.publicUrl}/pricing`),
-      };
-      const started = await startSubscriptionCheckout(billing(request.log), callerOf(request).accountId, body.planId, body.billingCycle, urls);
-      const { id, name, monthlyCredits } = started.plan;
-      return { sessionId: started.sessionId, url: started.url, plan: { id, name, monthlyCredits, priceCents: started.priceCents } };
-    },
-  });
+      async (request) => {
+        const fulfilled = await fulfilCheckoutSession(billing(request.log), request.params.sessionId, callerOf(request).accountId);
+        return { success: true, credits: fulfilled.credits, sessionId: fulfilled.sessionId };
+      },
+    );
+  }
 
-  registerTwins(app, '/subscriptions/portal', {
-    method: 'POST',
-    schema: {
-      tags: ['Subscriptions'],
-      summary: "Open the payment provider's billing portal (plans, cancellation, payment methods, invoices)",
-      body: PortalBody,
-      response: { 200: Type.Object({ url: Type.String() }), 400: errorBody, 502: errorBody },
-    },
-    // the body is optional: a bodyless POST is read as `{}`
-    preValidation: async (request: { body: unknown }) => {
-      request.body ??= {};
-    },
-    handler: async (request) => {
-      const body = request.body as { returnUrl?: string };
-      const returnUrl = redirectUrl('returnUrl', body.returnUrl, dashboard());
-      return openBillingPortal(billing(request.log), callerOf(request).accountId, returnUrl);
-    },
-  });
+  for (const { url, auth, summary } of sessionAndKeyRoutes(
+    '/subscriptions/checkout',
+    '/subscriptions/checkout/api',
+    "Start a subscription on the payment provider's hosted checkout",
+  )) {
+    app.post(
+      url,
+      {
+        config: { auth },
+        schema: {
+          tags: ['Subscriptions'],
+          summary,
+          body: SubscriptionCheckoutBody,
+          response: {
+            200: Type.Object({
+              ...CheckoutView,
+              plan: Type.Object({
+                id: Type.String(),
+                name: Type.String(),
+                monthlyCredits: Type.Integer(),
+                priceCents: Type.Integer({ description: 'the price of the chosen billing cycle' }),
+              }),
+            }),
+            ...errorAnswers(400, 502),
+          },
+        },
+      },
+      async (request) => {
+        const { body } = request;
+        const urls = {
+          successUrl: redirectUrl('successUrl', body.successUrl, `${dashboard}?subscription=success&session_id={CHECKOUT_SESSION_ID}`),
+          cancelUrl: redirectUrl('cancelUrl', body.cancelUrl, `${config.publicUrl}/pricing`),
+        };
+        const started = await startSubscriptionCheckout(billing(request.log), callerOf(request).accountId, body.planId, body.billingCycle, urls);
+        const { id, name, monthlyCredits } = started.plan;
+        return { sessionId: started.sessionId, url: started.url, plan: { id, name, monthlyCredits, priceCents: started.priceCents } };
+      },
+    );
+  }
 
-  registerTwins(app, '/subscriptions/current', {
-    method: 'GET',
-    schema: {
-      tags: ['Subscriptions'],
-      summary: "The account's subscription: the one giving its plan, else its latest, else null",
-      response: { 200: Type.Object({ subscription: Nullable(SubscriptionView) }) },
-    },
-    handler: async (request) => ({ subscription: await currentSubscription(database.db, callerOf(request).accountId) }),
-  });
+  for (const { url, auth, summary } of sessionAndKeyRoutes(
+    '/subscriptions/portal',
+    '/subscriptions/portal/api',
+    "Open the payment provider's billing portal (plans, cancellation, payment methods, invoices)",
+  )) {
+    app.post(
+      url,
+      {
+        config: { auth },
+        schema: { tags: ['Subscriptions'], summary, body: PortalBody, response: { 200: Type.Object({ url: Type.String() }), ...errorAnswers(400, 502) } },
+        // the body is optional: a bodyless POST is read as `{}`
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      async (request) => {
+        const returnUrl = redirectUrl('returnUrl', request.body.returnUrl, dashboard);
+        return openBillingPortal(billing(request.log), callerOf(request).accountId, returnUrl);
+      },
+    );
+  }
+
+  for (const { url, auth, summary } of sessionAndKeyRoutes(
+    '/subscriptions/current',
+    '/subscriptions/current/api',
+    "The account's subscription: the one giving its plan, else its latest, else null",
+  )) {
+    app.get(
+      url,
+      { config: { auth }, schema: { tags: ['Subscriptions'], summary, response: { 200: Type.Object({ subscription: Nullable(SubscriptionView) }) } } },
+      async (request) => ({ subscription: await currentSubscription(db, callerOf(request).accountId) }),
+    );
+  }
 
   // The receiver reads the body as raw bytes (the signature covers them exactly): its own parser,
   // in a plugin of its own so no other route is affected.
   await app.register(async (receiver) => {
     receiver.removeAllContentTypeParsers();
     receiver.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-    receiver.post(
-      '/webhooks/stripe',
+    // The body is the raw bytes the parser above hands over (none when the request had none).
+    receiver.post<{ Body: Buffer | undefined }>(
+      STRIPE_WEBHOOK_ROUTE,
       {
         config: { rateLimit: false },
         schema: {
           tags: ['Payments'],
           summary: 'Payment provider notifications (Stripe-signed: Stripe-Signature header)',
-          response: { 200: Type.Object({ received: Type.Boolean() }), 400: errorBody, 502: errorBody },
+          response: { 200: Type.Object({ received: Type.Boolean() }), ...errorAnswers(400, 502) },
         },
       },
       async (request) => {
         const header = request.headers['stripe-signature'];
         let event;
         try {
-          event = await payments.verifyWebhook((request.body as Buffer | undefined) ?? Buffer.alloc(0), typeof header === 'string' ? header : undefined);
+          event = await payments.verifyWebhook(request.body ?? Buffer.alloc(0), typeof header === 'string' ? header : undefined);
         } catch (error) {
           if (error instanceof WebhookSignatureError) throw errors.invalidWebhookSignature();
           throw error;
@@ -205,4 +234,4 @@ export async function billingRoutes(app: App, { config, database, clock, payment
       },
     );
   });
-}
+};

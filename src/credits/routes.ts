@@ -1,10 +1,9 @@
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.ts';
+import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { IsoDate, Nullable, OneOf } from '../http/schemas.ts';
-import { registerTwins } from '../http/twins.ts';
-import type { App } from '../http/types.ts';
-import { creditHistory, creditSummary, TRANSACTION_TYPES, type HistoryQuery } from './ledger.ts';
+import { IsoDate, Nullable, OneOf, sessionAndKeyRoutes } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
+import { creditHistory, creditSummary, TRANSACTION_TYPES } from './ledger.ts';
 import { CREDIT_PACKAGES } from './packages.ts';
 
 const TransactionView = Type.Object({
@@ -37,9 +36,7 @@ const HistoryView = Type.Object({
   hasMore: Type.Boolean(),
 });
 
-export async function creditRoutes(app: App, { database }: AppDeps) {
-  const { db } = database;
-
+export const creditRoutes: RoutePlugin<{ db: Database }> = async (app, { db }) => {
   app.get(
     '/credits/packages',
     {
@@ -58,15 +55,17 @@ export async function creditRoutes(app: App, { database }: AppDeps) {
     async () => ({ packages: [...CREDIT_PACKAGES] }),
   );
 
-  registerTwins(app, '/credits/balance', {
-    method: 'GET',
-    schema: { tags: ['Credits'], summary: 'Credit balance and recent transactions', response: { 200: BalanceView } },
-    handler: async (request) => creditSummary(db, callerOf(request).accountId),
-  });
+  for (const { url, auth, summary } of sessionAndKeyRoutes('/credits/balance', '/credits/balance/api', 'Credit balance and recent transactions')) {
+    app.get(url, { config: { auth }, schema: { tags: ['Credits'], summary, response: { 200: BalanceView } } }, async (request) =>
+      creditSummary(db, callerOf(request).accountId),
+    );
+  }
 
-  registerTwins(app, '/credits/history', {
-    method: 'GET',
-    schema: { tags: ['Credits'], summary: 'Credit transaction history', querystring: HistoryQuerySchema, response: { 200: HistoryView } },
-    handler: async (request) => creditHistory(db, callerOf(request).accountId, request.query as HistoryQuery),
-  });
-}
+  for (const { url, auth, summary } of sessionAndKeyRoutes('/credits/history', '/credits/history/api', 'Credit transaction history')) {
+    app.get(
+      url,
+      { config: { auth }, schema: { tags: ['Credits'], summary, querystring: HistoryQuerySchema, response: { 200: HistoryView } } },
+      async (request) => creditHistory(db, callerOf(request).accountId, request.query),
+    );
+  }
+};

@@ -1,8 +1,9 @@
 /** Discovery jobs: start one, look them up, list what they found. Free of charge, bounded by maxUrls. */
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
+import { readPage, type PageRequest } from '../db/paging.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -45,25 +46,23 @@ export async function getDiscovery(db: Database, accountId: string, id: string):
 
 export async function listDiscoveries(db: Database, accountId: string, query: { status?: string; limit: number }) {
   const where = and(eq(discoveryJobs.accountId, accountId), query.status ? eq(discoveryJobs.status, query.status) : undefined);
-  const [jobs, [{ total }]] = await Promise.all([
-    db.select().from(discoveryJobs).where(where).orderBy(desc(discoveryJobs.createdAt), desc(discoveryJobs.id)).limit(query.limit),
-    db.select({ total: count() }).from(discoveryJobs).where(where),
-  ]);
-  return { jobs, total };
+  const { rows, total } = await readPage(db, { table: discoveryJobs, where }, { page: 1, limit: query.limit }, ({ limit }) =>
+    db.select().from(discoveryJobs).where(where).orderBy(desc(discoveryJobs.createdAt), desc(discoveryJobs.id)).limit(limit),
+  );
+  return { jobs: rows, total };
 }
 
-export async function listDiscoveredUrls(db: Database, accountId: string, id: string, page: { page: number; limit: number }) {
+export async function listDiscoveredUrls(db: Database, accountId: string, id: string, query: PageRequest) {
   await getDiscovery(db, accountId, id);
   const where = eq(discoveredUrls.discoveryId, id);
-  const [urls, [{ total }]] = await Promise.all([
+  const { rows, ...page } = await readPage(db, { table: discoveredUrls, where }, query, ({ limit, offset }) =>
     db
       .select({ url: discoveredUrls.url, source: discoveredUrls.source, lastModified: discoveredUrls.lastModified })
       .from(discoveredUrls)
       .where(where)
       .orderBy(asc(discoveredUrls.position))
-      .limit(page.limit)
-      .offset((page.page - 1) * page.limit),
-    db.select({ total: count() }).from(discoveredUrls).where(where),
-  ]);
-  return { urls, total, page: page.page, totalPages: Math.ceil(total / page.limit) };
+      .limit(limit)
+      .offset(offset),
+  );
+  return { urls: rows, ...page };
 }

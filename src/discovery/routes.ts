@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
-import type { ResolvedAppDeps } from '../app.ts';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
-import type { App } from '../http/types.ts';
+import type { RoutePlugin } from '../http/types.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDiscoveries, startDiscovery, type DiscoveryJob } from './discovery.ts';
 
 const StartBody = Type.Object(
@@ -35,9 +38,8 @@ const summary = (job: DiscoveryJob) => ({
   createdAt: job.createdAt.toISOString(),
 });
 
-export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
-  const db = deps.db;
-
+export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue }> = async (app, deps) => {
+  const { db } = deps;
   app.post(
     '/discovery',
     {
@@ -62,7 +64,7 @@ export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
       },
     },
     async (request, reply) => {
-      const body = request.body as { url: string; maxUrls: number; discoveryType: (typeof DISCOVERY_TYPES)[number] };
+      const { body } = request;
       const { job, estimatedCompletion } = await startDiscovery(deps, callerOf(request).accountId, {
         url: parseTargetUrl(body.url),
         maxUrls: body.maxUrls,
@@ -97,7 +99,7 @@ export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
       },
     },
     async (request) => {
-      const { jobs, total } = await listDiscoveries(db, callerOf(request).accountId, request.query as { status?: string; limit: number });
+      const { jobs, total } = await listDiscoveries(db, callerOf(request).accountId, request.query);
       return { jobs: jobs.map(summary), total };
     },
   );
@@ -106,7 +108,7 @@ export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
     '/discovery/:discoveryId',
     {
       config: { auth: 'any' },
-      schema: { tags: ['Discovery'], summary: 'A discovery job', params: Type.Object({ discoveryId: Id }), response: { 200: JobView } },
+      schema: { tags: ['Discovery'], summary: 'A discovery job', params: Type.Object({ discoveryId: Id }), response: { 200: JobView, ...errorAnswers(404) } },
     },
     async (request) => {
       const job = await getDiscovery(db, callerOf(request).accountId, request.params.discoveryId);
@@ -133,10 +135,11 @@ export async function discoveryRoutes(app: App, deps: ResolvedAppDeps) {
             page: Type.Integer(),
             totalPages: Type.Integer(),
           }),
+          ...errorAnswers(404),
         },
       },
     },
     async (request) =>
-      listDiscoveredUrls(db, callerOf(request).accountId, request.params.discoveryId, request.query as { page: number; limit: number }),
+      listDiscoveredUrls(db, callerOf(request).accountId, request.params.discoveryId, request.query),
   );
-}
+};

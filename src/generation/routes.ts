@@ -1,11 +1,14 @@
-import { Type, type Static } from 'typebox';
-import type { ResolvedAppDeps } from '../app.ts';
-import { API_PREFIX } from '../app.ts';
-import { jobMessages } from '../errors.ts';
+import { Type } from 'typebox';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { fileUrls } from '../http/paths.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
-import type { App } from '../http/types.ts';
+import type { RoutePlugin } from '../http/types.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob, type GenerationOptions } from './generation.ts';
 
 const OptionsSchema = Type.Object(
@@ -54,11 +57,6 @@ const StartView = Type.Object({
   creditsUsed: Type.Integer(),
 });
 
-export function fileUrls(publicUrl: string, siteId: string) {
-  const fileUrl = `${publicUrl}${API_PREFIX}/file/${siteId}`;
-  return { fileUrl, fullTextUrl: `${fileUrl}?full=true` };
-}
-
 /** A job's file URLs exist only once it has completed (the contract's state rules). */
 function jobView(publicUrl: string, job: GenerationJob) {
   const options = job.options as GenerationOptions;
@@ -80,7 +78,7 @@ function jobView(publicUrl: string, job: GenerationJob) {
   };
 }
 
-export async function generationRoutes(app: App, deps: ResolvedAppDeps) {
+export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue }> = async (app, deps) => {
   const { db, config } = deps;
 
   app.post(
@@ -92,11 +90,11 @@ export async function generationRoutes(app: App, deps: ResolvedAppDeps) {
         summary: 'Generate llms.txt (and llms-full.txt) for a website; costs credits',
         description: 'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.',
         body: StartBody,
-        response: { 200: StartView, 402: Type.Ref('ErrorBody') },
+        response: { 200: StartView, ...errorAnswers(402) },
       },
     },
     async (request) => {
-      const body = request.body as Static<typeof StartBody>;
+      const { body } = request;
       const { cacheAge, ...options } = body.options;
       const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, parseTargetUrl(body.url), options, cacheAge);
       const view = jobView(config.publicUrl, job);
@@ -117,7 +115,7 @@ export async function generationRoutes(app: App, deps: ResolvedAppDeps) {
     '/generate/:jobId',
     {
       config: { auth: 'any' },
-      schema: { tags: ['Generation'], summary: 'A generation job', params: Type.Object({ jobId: Id }), response: { 200: JobView } },
+      schema: { tags: ['Generation'], summary: 'A generation job', params: Type.Object({ jobId: Id }), response: { 200: JobView, ...errorAnswers(403, 404) } },
     },
     async (request) => jobView(config.publicUrl, await getGenerationJob(db, callerOf(request).accountId, request.params.jobId)),
   );
@@ -130,13 +128,12 @@ export async function generationRoutes(app: App, deps: ResolvedAppDeps) {
         tags: ['Generation'],
         summary: 'Cancel an unfinished generation job; its credits come back',
         params: Type.Object({ jobId: Id }),
-        response: { 200: Type.Object({ success: Type.Boolean(), message: Type.String(), job: JobView }) },
+        response: { 200: Type.Object({ success: Type.Boolean(), message: Type.String(), job: JobView }), ...errorAnswers(403, 404, 409) },
       },
     },
     async (request) => {
       const job = await cancelGeneration(deps, callerOf(request).accountId, request.params.jobId);
-      return { success: true, message: 'Generation canceled; its credits were refunded', job: jobView(config.publicUrl, job) };
+      return { success: true, message: messages.generationCanceled, job: jobView(config.publicUrl, job) };
     },
   );
-}
-
+};

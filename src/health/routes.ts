@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.ts';
+import type { DatabaseHandle } from '../db/database.ts';
 import { errors } from '../errors.ts';
-import type { App } from '../http/types.ts';
+import type { RoutePlugin } from '../http/types.ts';
 
-export async function healthRoutes(app: App, { database }: AppDeps) {
+export const healthRoutes: RoutePlugin<{ database: DatabaseHandle }> = async (app, { database }) => {
   app.get(
     '/health',
     { schema: { tags: ['Health'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
@@ -29,4 +29,4 @@ export async function healthRoutes(app: App, { database }: AppDeps) {
       }
     },
   );
-}
+};

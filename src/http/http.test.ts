@@ -118,6 +118,30 @@ describeOnEachDatabase('The HTTP surface', (service, kind) => {
       assert.deepEqual([...documented].sort(), served.sort());
     });
 
+    test("documents each operation's error answers with the error body's shape", async () => {
+      const { body: doc } = await service().request('GET', `${API}/openapi.json`);
+      const errorStatuses = (method: string, path: string) =>
+        Object.keys(doc.paths[`${API}${path}`][method].responses).filter((status) => /^[45]/.test(status));
+      assert.deepEqual(doc.components.schemas.ErrorBody.required, ['message']);
+      for (const [path, operations] of Object.entries<Record<string, any>>(doc.paths)) {
+        for (const [method, operation] of Object.entries<any>(operations)) {
+          const errors = Object.entries<any>(operation.responses).filter(([status]) => /^[45]/.test(status));
+          assert.ok(errors.length > 0, `${method} ${path} documents its errors`);
+          for (const [status, answer] of errors) {
+            assert.equal(answer.content['application/json'].schema.$ref, '#/components/schemas/ErrorBody', `${method} ${path} ${status}`);
+            assert.ok(answer.description.length > 0);
+          }
+        }
+      }
+      assert.deepEqual(errorStatuses('post', '/generate'), ['400', '401', '402', '429']);
+      assert.deepEqual(errorStatuses('delete', '/generate/{jobId}'), ['400', '401', '403', '404', '409', '429']);
+      assert.deepEqual(errorStatuses('post', '/accounts'), ['400', '409', '429']);
+      assert.deepEqual(errorStatuses('get', '/credits/verify-session/{sessionId}/api'), ['400', '401', '403', '404', '429', '502']);
+      assert.deepEqual(errorStatuses('get', '/file/{siteId}'), ['400', '404', '429']);
+      assert.deepEqual(errorStatuses('get', '/health'), ['429']);
+      assert.deepEqual(errorStatuses('post', '/webhooks/stripe'), ['400', '502']);
+    });
+
     test('documents request schemas, path parameters and who may call each operation', async () => {
       const { body: doc } = await service().request('GET', `${API}/openapi.json`);
       const op = (method: string, path: string) => doc.paths[`${API}${path}`][method];

@@ -1,5 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { OPENAPI_PATH } from './paths.ts';
+import { errorAnswers, type ErrorStatus } from './schemas.ts';
 import type { App } from './types.ts';
 
 /** The OpenAPI 3.1 document is generated from the route schemas, so it cannot drift from them. */
@@ -23,5 +25,23 @@ export async function registerOpenApi(app: App): Promise<void> {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  documentCommonErrorAnswers(app);
+}
+
+/**
+ * The error answers that follow from how a route is declared, added to its documented responses:
+ * 400 when it reads input, 401 when it needs credentials, 429 when the rate limiter counts it.
+ * Errors of the route's own logic (402, 403, 404, 409, 502) are written in its schema.
+ */
+function documentCommonErrorAnswers(app: App): void {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema;
+    if (!schema || schema.hide) return;
+    const statuses: ErrorStatus[] = [];
+    if (schema.body || schema.querystring || schema.params) statuses.push(400);
+    if (route.config?.auth && route.config.auth !== 'none') statuses.push(401);
+    if (route.config?.rateLimit !== false) statuses.push(429);
+    route.schema = { ...schema, response: { ...errorAnswers(...statuses), ...(schema.response as object) } };
+  });
 }

@@ -5,18 +5,10 @@ export const ErrorBody = Type.Object({ message: Type.String() }, { $id: 'ErrorBo
 
 export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
-export const IsoDate = Type.String({ format: 'date-time' });
+/** An ISO 8601 date-time in the answer; handlers may hand over a Date, which the serializer writes so. */
+export const IsoDate = Type.Unsafe<string | Date>(Type.String({ format: 'date-time' }));
 
 export const Id = Type.String({ minLength: 1, maxLength: 100 });
-
-export const errorResponses = {
-  400: Type.Ref('ErrorBody'),
-  401: Type.Ref('ErrorBody'),
-  403: Type.Ref('ErrorBody'),
-  404: Type.Ref('ErrorBody'),
-  409: Type.Ref('ErrorBody'),
-  429: Type.Ref('ErrorBody'),
-};
 
 export type SuccessMessage = Static<typeof SuccessMessage>;
 
@@ -25,3 +17,35 @@ export const Nullable = <T extends import('typebox').TSchema>(schema: T) => Type
 /** One of a fixed set of strings (an enum in the OpenAPI document). */
 export const OneOf = (values: readonly string[], options: { default?: string; description?: string } = {}) =>
   Type.Union(values.map((v) => Type.Literal(v)), options);
+
+const errorMeanings = {
+  400: 'Bad input: `Validation error: …` or a refused request',
+  401: 'Missing, invalid or expired credentials',
+  402: 'Not enough credits',
+  403: 'The resource belongs to another account, or the plan does not allow it',
+  404: 'No such resource',
+  409: 'Conflicts with the current state',
+  422: 'Unprocessable',
+  429: 'Too many requests; retry after the `Retry-After` header',
+  502: 'The payment provider is unavailable; nothing was charged or written',
+  503: 'The database is unreachable',
+} as const;
+
+export type ErrorStatus = keyof typeof errorMeanings;
+
+/** The error answers a route documents, each an ErrorBody: `...errorAnswers(404, 409)`. */
+export function errorAnswers(...statuses: ErrorStatus[]): Partial<Record<ErrorStatus, ReturnType<typeof Type.Ref>>> {
+  return Object.fromEntries(statuses.map((status) => [status, Type.Ref('ErrorBody', { description: errorMeanings[status] })]));
+}
+
+/**
+ * The contract gives some routes twice, with one schema and one handler: for session callers
+ * (JWT only) and, at `…/api`, for third parties (API key only). Register both in a loop:
+ * `for (const { url, auth, summary } of sessionAndKeyRoutes('/x', '/x/api', 'Does x'))`.
+ */
+export function sessionAndKeyRoutes<S extends string, K extends string>(sessionPath: S, keyPath: K, summary: string) {
+  return [
+    { url: sessionPath, auth: 'jwt', summary },
+    { url: keyPath, auth: 'apiKey', summary: `${summary} (API key)` },
+  ] as const;
+}

@@ -1,9 +1,15 @@
-import type { FastifyBaseLogger, FastifyInstance, RawServerDefault } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyPluginAsync, RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 
 /** The Fastify instance every route module receives: schemas type the handlers. */
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+/**
+ * A capability's routes, registered with `app.register(plugin, deps)`: each plugin declares
+ * the dependencies it uses, and is given those only.
+ */
+export type RoutePlugin<Deps extends object = Record<never, never>> = FastifyPluginAsync<Deps, RawServerDefault, TypeBoxTypeProvider>;
 
 /** Who may call a route. `any` = a valid JWT or a valid API key. */
 export type AuthRequirement = 'none' | 'jwt' | 'apiKey' | 'any';

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import type { App } from '../http/types.ts';
+import type { RoutePlugin } from '../http/types.ts';
 import { PLANS } from './plans.ts';
 
-export async function planRoutes(app: App) {
+export const planRoutes: RoutePlugin = async (app) => {
   app.get(
     '/plans',
     {
@@ -26,4 +26,4 @@ export async function planRoutes(app: App) {
     },
     async () => ({ plans: [...PLANS] }),
   );
-}
+};

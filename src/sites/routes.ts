@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
-import type { ResolvedAppDeps } from '../app.ts';
-import { fileUrls } from '../generation/routes.ts';
+import type { Config } from '../config.ts';
+import type { CrawlOptions } from '../crawl/index.ts';
+import type { Database } from '../db/database.ts';
+import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
-import type { App } from '../http/types.ts';
+import { FILE_ROUTE, fileUrls } from '../http/paths.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
 import {
   combineMarkdown,
   deleteSite,
@@ -53,8 +56,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
     { additionalProperties: false },
   );
 
-export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
-  const { db, config } = deps;
+export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions }> = async (app, { db, config, crawl }) => {
   const siteView = (site: Site, kinds: Set<string>) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
@@ -82,7 +84,7 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
       },
     },
     async (request) => {
-      const result = await listSites(db, callerOf(request).accountId, request.query as any);
+      const result = await listSites(db, callerOf(request).accountId, request.query);
       const kinds = await fileKindsBySite(db, result.sites.map((s) => s.id));
       return { ...result, sites: result.sites.map((s) => siteView(s, kinds.get(s.id)!)) };
     },
@@ -90,7 +92,7 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
 
   app.get(
     '/sites/:siteId',
-    { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView } } },
+    { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView, ...errorAnswers(403, 404) } } },
     async (request) => {
       const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
       return siteView(site, (await fileKindsBySite(db, [site.id])).get(site.id)!);
@@ -101,11 +103,11 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
     '/sites/:siteId',
     {
       config: { auth: 'any' },
-      schema: { tags: ['Sites'], summary: 'Delete a site, its mapped URLs, jobs and hosted files', params: SiteParams, response: { 200: SuccessMessage } },
+      schema: { tags: ['Sites'], summary: 'Delete a site, its mapped URLs, jobs and hosted files', params: SiteParams, response: { 200: SuccessMessage, ...errorAnswers(403, 404) } },
     },
     async (request) => {
       await deleteSite(db, callerOf(request).accountId, request.params.siteId);
-      return { success: true, message: 'Site deleted' };
+      return { success: true, message: messages.siteDeleted };
     },
   );
 
@@ -118,10 +120,13 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
         summary: "The site's mapped URLs",
         params: SiteParams,
         querystring: Paging(50, MAPPED_URL_STATUSES),
-        response: { 200: Type.Object({ urls: Type.Array(MappedUrlView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }) },
+        response: {
+          200: Type.Object({ urls: Type.Array(MappedUrlView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }),
+          ...errorAnswers(403, 404),
+        },
       },
     },
-    async (request) => listMappedUrls(db, callerOf(request).accountId, request.params.siteId, request.query as any),
+    async (request) => listMappedUrls(db, callerOf(request).accountId, request.params.siteId, request.query),
   );
 
   app.get(
@@ -145,13 +150,14 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
             }),
             Type.String({ description: 'combined: text/markdown download' }),
           ]),
+          ...errorAnswers(403, 404),
         },
       },
     },
     async (request, reply) => {
-      const { format, fresh } = request.query as { format: 'individual' | 'combined'; fresh: boolean };
+      const { format, fresh } = request.query;
       const accountId = callerOf(request).accountId;
-      const files = await exportMarkdown(db, deps.crawl, accountId, request.params.siteId, fresh);
+      const files = await exportMarkdown(db, crawl, accountId, request.params.siteId, fresh);
       if (format === 'individual') return { success: true, format, files };
       const site = await getOwnedSite(db, accountId, request.params.siteId);
       const filename = `${new URL(site.url).hostname.replace(/[^a-z0-9.-]/gi, '_')}.md`;
@@ -164,20 +170,19 @@ export async function siteRoutes(app: App, deps: ResolvedAppDeps) {
 
   app.route({
     method: ['GET', 'HEAD'],
-    url: '/file/:siteId',
+    url: FILE_ROUTE,
     schema: {
       tags: ['Files'],
       summary: 'The hosted llms.txt of a site (public); ?full=true for llms-full.txt',
       params: SiteParams,
       querystring: Type.Object({ full: Type.Boolean({ default: false }) }, { additionalProperties: false }),
-      response: { 200: Type.String(), 304: Type.Null() },
+      response: { 200: Type.String(), 304: Type.Null(), ...errorAnswers(404) },
     },
     handler: async (request, reply) => {
-      const { full } = request.query as { full: boolean };
-      const file = await readSiteFile(db, (request.params as { siteId: string }).siteId, full ? 'full' : 'llms');
+      const file = await readSiteFile(db, request.params.siteId, request.query.full ? 'full' : 'llms');
       reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300');
       if (request.headers['if-none-match'] === file.etag) return reply.code(304).send(null);
       return reply.type('text/plain; charset=utf-8').send(file.content);
     },
   });
-}
+};

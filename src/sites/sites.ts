@@ -1,8 +1,9 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { CrawlOptions } from '../crawl/index.ts';
 import { createFetcher } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
+import { readPage, type PageRequest } from '../db/paging.ts';
 import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { extractPage } from '../llms-txt/index.ts';
@@ -19,13 +20,12 @@ export async function getOwnedSite(db: Database, accountId: string, siteId: stri
   return site;
 }
 
-export async function listSites(db: Database, accountId: string, query: { page: number; limit: number; status?: string }) {
+export async function listSites(db: Database, accountId: string, query: PageRequest & { status?: string }) {
   const where = and(eq(sites.accountId, accountId), query.status ? eq(sites.status, query.status) : undefined);
-  const [rows, [{ total }]] = await Promise.all([
-    db.select().from(sites).where(where).orderBy(desc(sites.updatedAt), desc(sites.id)).limit(query.limit).offset((query.page - 1) * query.limit),
-    db.select({ total: count() }).from(sites).where(where),
-  ]);
-  return { sites: rows, total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+  const { rows, ...page } = await readPage(db, { table: sites, where }, query, ({ limit, offset }) =>
+    db.select().from(sites).where(where).orderBy(desc(sites.updatedAt), desc(sites.id)).limit(limit).offset(offset),
+  );
+  return { sites: rows, ...page };
 }
 
 export async function deleteSite(db: Database, accountId: string, siteId: string): Promise<void> {
@@ -42,10 +42,10 @@ export async function fileKindsBySite(db: Database, siteIds: string[]): Promise<
   return kinds;
 }
 
-export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: { page: number; limit: number; status?: string }) {
+export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: PageRequest & { status?: string }) {
   await getOwnedSite(db, accountId, siteId);
   const where = and(eq(mappedUrls.siteId, siteId), query.status ? eq(mappedUrls.status, query.status) : undefined);
-  const [urls, [{ total }]] = await Promise.all([
+  const { rows, ...page } = await readPage(db, { table: mappedUrls, where }, query, ({ limit, offset }) =>
     db
       .select({
         id: mappedUrls.id,
@@ -59,11 +59,10 @@ export async function listMappedUrls(db: Database, accountId: string, siteId: st
       .from(mappedUrls)
       .where(where)
       .orderBy(asc(mappedUrls.position))
-      .limit(query.limit)
-      .offset((query.page - 1) * query.limit),
-    db.select({ total: count() }).from(mappedUrls).where(where),
-  ]);
-  return { urls, total, page: query.page, totalPages: Math.ceil(total / query.limit) };
+      .limit(limit)
+      .offset(offset),
+  );
+  return { urls: rows, ...page };
 }
 
 /** A hosted file, public by its site id: anyone with the URL may read what the owner published. */

@@ -2,12 +2,16 @@
  * A real service on 127.0.0.1 for integration tests: real HTTP, a real database of each kind,
  * a clock the test moves. `describeOnEachDatabase` runs a suite once per database kind.
  */
+import { createServer } from 'node:net';
 import { after, before, describe } from 'node:test';
-import { buildApp, type AppDeps } from '../app.ts';
+import pino from 'pino';
+import { buildApp } from '../app.ts';
+import type { AppDeps } from '../deps.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { App } from '../http/types.ts';
 import type { MailMessage } from '../mail/mailer.ts';
+import { createPaymentProvider } from '../billing/create-provider.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from './databases.ts';
 
@@ -94,11 +98,22 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   configure?: (config: Config) => void;
   /** A payment provider of the test's making (e.g. Stripe pointed at a fake server); default: the configuration's. */
-  payments?: (deps: AppDeps) => PaymentProvider;
+  payments?: (deps: Pick<AppDeps, 'config' | 'database' | 'clock'>) => PaymentProvider;
+}
+
+/** A port nobody listens on now, so the service knows its public URL before it is built. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 export async function startTestService(kind: DatabaseKind, options: TestServiceOptions = {}): Promise<TestService> {
+  const port = await freePort();
   const config = loadConfig({
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256',
     DATA_DIR: '/nonexistent-test-data-dir',
     RATE_LIMIT_PER_CALLER: '100000',
@@ -112,12 +127,15 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
   const clock = new ManualClock();
   const mailbox: MailMessage[] = [];
   const mailer = { send: async (message: MailMessage) => void mailbox.push(message) };
-  const deps: AppDeps = { config, database: database.handle, clock, mailer, runWorkers: options.workers ?? true };
-  if (options.payments) deps.payments = options.payments(deps);
+  const base = { config, database: database.handle, clock };
+  const deps: AppDeps = {
+    ...base,
+    mailer,
+    runWorkers: options.workers ?? true,
+    payments: options.payments?.(base) ?? createPaymentProvider(base, pino({ level: 'silent' })),
+  };
   const app = await buildApp(deps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  config.publicUrl = `http://127.0.0.1:${port}`;
+  await app.listen({ port, host: '127.0.0.1' });
   return new TestService(app, deps, clock, config.publicUrl, database.drop, mailbox);
 }
 
