@@ -1,4 +1,4 @@
-// Runs every *.test.ts under src/ and test/ with Node's own test runner, on the Node that runs
+// Runs every *.test.ts under src/ with Node's own test runner, on the Node that runs
 // this script (npm scripts run the project's pinned Node from node_modules/.bin), which strips
 // the TypeScript types itself.
 // Usage: npm test [-- path-fragment ...] to run only files whose path contains a fragment.
@@ -18,8 +18,7 @@ function findTests(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test']
-  .flatMap((dir) => { try { return findTests(dir); } catch { return []; } })
+const files = findTests('src')
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();
 if (files.length === 0) {

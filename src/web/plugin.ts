@@ -7,25 +7,22 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import { messages } from '../errors.ts';
 import type { App } from '../http/types.ts';
+import { CLIENT_ROUTES } from '../../web/src/routes.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
-
-/** The app's client-side routes; each answers index.html so a reload or a deep link works. */
-export const CLIENT_ROUTES = ['/', '/signup', '/login', '/dashboard', '/pricing', '/sites', '/sites/:id', '/discovery', '/discovery/:id', '/keys', '/profile'];
 
 export async function registerWebApp(app: App, root: string = WEB_DIST): Promise<void> {
   if (!existsSync(join(root, 'index.html'))) {
     app.log.warn({ root }, 'The web dashboard is not built (run `npm run build:web`); serving the API only');
-    app.get('/', { schema: { hide: true } }, async () => ({
-      message: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
-    }));
+    app.get('/', { schema: { hide: true } }, async () => ({ message: messages.dashboardNotBuilt }));
     return;
   }
   // One route per built file (wildcard: false), so unknown paths keep the API's JSON 404.
   await app.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: false, serve: true, decorateReply: true });
-  for (const url of CLIENT_ROUTES) {
-    app.get(url, { schema: { hide: true } }, (_request, reply) => {
+  for (const { path } of CLIENT_ROUTES) {
+    app.get(path, { schema: { hide: true } }, (_request, reply) => {
       reply.header('cache-control', 'no-cache');
       return reply.sendFile('index.html', root);
     });

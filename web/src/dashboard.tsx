@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, formatDate } from './api.ts';
 import { navigate } from './router.ts';
-import { ErrorMessage, Field, Notice, PageHeading, useLoad, FilterSelect } from './ui.tsx';
+import { ErrorMessage, Field, Notice, PageHeading, useLoad, usePolling, FilterSelect } from './ui.tsx';
 
 interface Transaction {
   id: string;
@@ -131,25 +131,23 @@ function Generate({ onDone }: { onDone: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [job, setJob] = useState<Job | null>(null);
   const [busy, setBusy] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
-  useEffect(() => () => clearTimeout(timer.current), []);
+  const [polls, setPolls] = useState(0);
 
-  const poll = (jobId: string) => {
-    timer.current = window.setTimeout(async () => {
-      try {
-        const next = await call<Job>('GET', `/generate/${jobId}`);
-        setJob(next);
-        if (next.status === 'completed' || next.status === 'failed') {
-          setBusy(false);
-          onDone();
-          return;
-        }
-      } catch (err) {
-        setError(err);
+  const refreshJob = async () => {
+    try {
+      const next = await call<Job>('GET', `/generate/${job!.id}`);
+      setJob(next);
+      if (next.status === 'completed' || next.status === 'failed') {
+        setBusy(false);
+        onDone();
       }
-      poll(jobId);
-    }, 500);
+    } catch (err) {
+      setError(err);
+    } finally {
+      setPolls((n) => n + 1);
+    }
   };
+  usePolling(busy && job !== null, refreshJob, polls, 500);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -175,7 +173,6 @@ function Generate({ onDone }: { onDone: () => void }) {
       setJob(first);
       onDone();
       if (started.status === 'completed' || started.status === 'failed') setBusy(false);
-      else poll(started.jobId);
     } catch (err) {
       setBusy(false);
       if (err instanceof ApiError && err.status === 402) setError(new Error(`${err.message}`));

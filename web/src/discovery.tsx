@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, formatDate, formatLastModified } from './api.ts';
+import { useState } from 'preact/hooks';
+import { ApiError, call, formatDate } from './api.ts';
 import { navigate } from './router.ts';
-import { ErrorMessage, Field, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
+import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
 
 interface DiscoveryJob {
   id: string;
@@ -21,19 +21,9 @@ interface DiscoveredUrl {
   lastModified: string | null;
 }
 
-const POLL_MS = 1000;
 /** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
 const active = (status: string) => status === 'pending' || status === 'processing';
 const TYPE_LABELS: Record<string, string> = { full: 'Sitemaps and crawling', sitemap: 'Sitemaps only', crawl: 'Crawling only' };
-
-/** Keeps calling `reload` while `running` is true, for jobs that are still working. */
-function usePolling(running: boolean, reload: () => void, version: unknown) {
-  useEffect(() => {
-    if (!running) return;
-    const timer = window.setTimeout(reload, POLL_MS);
-    return () => clearTimeout(timer);
-  }, [running, version]);
-}
 
 /** `Validation error: url must be …` → `URL must be …`, for display next to the field. */
 const fieldMessage = (message: string) => {
@@ -142,38 +132,17 @@ export function DiscoveryPage() {
                 {jobs.data.total} {jobs.data.total === 1 ? 'discovery' : 'discoveries'}
                 {running ? ' · updating while jobs run' : ''}
               </p>
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Site</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Status</th>
-                      <th scope="col" class="num">
-                        URLs found
-                      </th>
-                      <th scope="col">Started</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {jobs.data.jobs.map((j) => (
-                      <tr key={j.id}>
-                        <td>
-                          <a href={`/discovery/${j.id}`}>{j.url}</a>
-                        </td>
-                        <td>{j.type}</td>
-                        <td>
-                          <Status value={j.status} />
-                        </td>
-                        <td class="num" data-testid="urls-found">
-                          {j.urlsFound}
-                        </td>
-                        <td>{formatDate(j.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                rows={jobs.data.jobs}
+                rowKey={(j) => j.id}
+                columns={[
+                  { header: 'Site', cell: (j) => <a href={`/discovery/${j.id}`}>{j.url}</a> },
+                  { header: 'Type', cell: (j) => j.type },
+                  { header: 'Status', cell: (j) => <Status value={j.status} /> },
+                  { header: 'URLs found', class: 'num', testId: 'urls-found', cell: (j) => j.urlsFound },
+                  { header: 'Started', cell: (j) => formatDate(j.createdAt) },
+                ]}
+              />
             </>
           )
         ) : jobs.loading ? (
@@ -224,41 +193,25 @@ export function DiscoveryJobPage({ id }: { id: string }) {
       ) : null}
       <section class="card" aria-labelledby="disc-urls-title">
         <h2 id="disc-urls-title">Discovered URLs</h2>
-        <ErrorMessage error={urls.error} />
-        {urls.data ? (
-          <>
-            <p class="muted">{urls.data.total} URLs</p>
-            {urls.data.urls.length ? (
-              <div class="table-wrap">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">URL</th>
-                      <th scope="col">Source</th>
-                      <th scope="col">Last modified</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {urls.data.urls.map((u) => (
-                      <tr key={u.url}>
-                        <td class="break">
-                          <a href={u.url} target="_blank" rel="noopener">
-                            {u.url}
-                          </a>
-                        </td>
-                        <td>{u.source}</td>
-                        <td>{u.lastModified ? <time dateTime={u.lastModified}>{formatLastModified(u.lastModified)}</time> : '—'}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            ) : null}
-            <Pager page={urls.data.page} totalPages={urls.data.totalPages} onPage={setPage} label="Discovered URL pages" disabled={urls.loading} />
-          </>
-        ) : urls.loading ? (
-          <p>Loading…</p>
-        ) : null}
+        <UrlTable
+          load={urls}
+          rowKey={(u) => u.url}
+          label="Discovered URL pages"
+          onPage={setPage}
+          columns={[
+            {
+              header: 'URL',
+              class: 'break',
+              cell: (u) => (
+                <a href={u.url} target="_blank" rel="noopener">
+                  {u.url}
+                </a>
+              ),
+            },
+            { header: 'Source', cell: (u) => u.source },
+            lastModifiedColumn(),
+          ]}
+        />
       </section>
     </>
   );

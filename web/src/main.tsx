@@ -7,11 +7,10 @@ import { DashboardPage } from './dashboard.tsx';
 import { DiscoveryJobPage, DiscoveryPage } from './discovery.tsx';
 import { PricingPage } from './pricing.tsx';
 import { navigate, onLinkClick, useLocation } from './router.ts';
+import { matchClientRoute, type ClientRoute } from './routes.ts';
 import { SitePage, SitesPage } from './sites.tsx';
 import { PageHeading } from './ui.tsx';
 import './style.css';
-
-const PUBLIC = new Set(['/', '/signup', '/login', '/pricing']);
 
 function useSession() {
   const [, setTick] = useState(0);
@@ -52,7 +51,8 @@ function App() {
     );
   }, [loggedIn, meVersion, path]);
 
-  const needsLogin = !PUBLIC.has(path);
+  const match = matchClientRoute(path);
+  const needsLogin = match !== null && !match.isPublic;
   useEffect(() => {
     if (needsLogin && !loggedIn) navigate('/login', true);
     if (loggedIn && (path === '/login' || path === '/')) navigate('/dashboard', true);
@@ -63,21 +63,22 @@ function App() {
     navigate('/login');
   };
 
+  const pages: Record<ClientRoute, (id: string) => preact.JSX.Element> = {
+    '/': () => <Home />,
+    '/signup': () => <SignupPage />,
+    '/login': () => <LoginPage reason={s.endedReason} />,
+    '/pricing': () => <PricingPage query={query} plan={me?.plan ?? null} />,
+    '/dashboard': () => <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />,
+    '/sites': () => <SitesPage />,
+    '/sites/:id': (id) => <SitePage id={id} plan={me?.plan ?? 'free'} />,
+    '/discovery': () => <DiscoveryPage />,
+    '/discovery/:id': (id) => <DiscoveryJobPage id={id} />,
+    '/keys': () => <KeysPage />,
+    '/profile': () => <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />,
+  };
   let page;
-  const siteMatch = /^\/sites\/([^/]+)$/.exec(path);
-  const discoveryMatch = /^\/discovery\/([^/]+)$/.exec(path);
-  if (path === '/') page = <Home />;
-  else if (path === '/signup') page = <SignupPage />;
-  else if (path === '/login') page = <LoginPage reason={s.endedReason} />;
-  else if (path === '/pricing') page = <PricingPage query={query} plan={me?.plan ?? null} />;
-  else if (!loggedIn) page = null;
-  else if (path === '/dashboard') page = <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />;
-  else if (path === '/sites') page = <SitesPage />;
-  else if (siteMatch) page = <SitePage id={decodeURIComponent(siteMatch[1]!)} plan={me?.plan ?? 'free'} />;
-  else if (path === '/discovery') page = <DiscoveryPage />;
-  else if (discoveryMatch) page = <DiscoveryJobPage id={decodeURIComponent(discoveryMatch[1]!)} />;
-  else if (path === '/keys') page = <KeysPage />;
-  else if (path === '/profile') page = <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />;
+  if (match && (match.isPublic || loggedIn)) page = pages[match.route](match.id);
+  else if (match) page = null;
   else
     page = (
       <>

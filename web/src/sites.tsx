@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, formatDate, formatLastModified } from './api.ts';
-import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
+import { ApiError, call, formatDate } from './api.ts';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
 
 interface Site {
   id: string;
@@ -35,30 +35,15 @@ export function SitesPage() {
           </p>
         ) : (
           <>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Site</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.sites.map((s) => (
-                    <tr key={s.id}>
-                      <td>
-                        <a href={`/sites/${s.id}`}>{s.url}</a>
-                      </td>
-                      <td>
-                        <Status value={s.status} />
-                      </td>
-                      <td>{formatDate(s.updatedAt)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              rows={data.sites}
+              rowKey={(s) => s.id}
+              columns={[
+                { header: 'Site', cell: (s) => <a href={`/sites/${s.id}`}>{s.url}</a> },
+                { header: 'Status', cell: (s) => <Status value={s.status} /> },
+                { header: 'Updated', cell: (s) => formatDate(s.updatedAt) },
+              ]}
+            />
             <Pager page={data.page} totalPages={data.totalPages} onPage={setPage} label="Sites pages" disabled={loading} />
           </>
         )
@@ -178,42 +163,27 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
             setPage(1);
           }}
         />
-        <ErrorMessage error={urls.error} />
-        {urls.data ? (
-          <>
-            <p class="muted">{urls.data.total} URLs</p>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Page</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last modified</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {urls.data.urls.map((u) => (
-                    <tr key={u.id}>
-                      <td>
-                        <a href={u.url} target="_blank" rel="noopener">
-                          {u.title || u.url}
-                        </a>
-                        {u.description ? <div class="muted small">{u.description}</div> : null}
-                      </td>
-                      <td>
-                        <Status value={u.status} />
-                      </td>
-                      <td>{u.lastModified ? <time dateTime={u.lastModified}>{formatLastModified(u.lastModified)}</time> : '—'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <Pager page={urls.data.page} totalPages={urls.data.totalPages} onPage={setPage} label="Mapped URL pages" disabled={urls.loading} />
-          </>
-        ) : urls.loading ? (
-          <p>Loading…</p>
-        ) : null}
+        <UrlTable
+          load={urls}
+          rowKey={(u) => u.id}
+          label="Mapped URL pages"
+          onPage={setPage}
+          columns={[
+            {
+              header: 'Page',
+              cell: (u) => (
+                <>
+                  <a href={u.url} target="_blank" rel="noopener">
+                    {u.title || u.url}
+                  </a>
+                  {u.description ? <div class="muted small">{u.description}</div> : null}
+                </>
+              ),
+            },
+            { header: 'Status', cell: (u) => <Status value={u.status} /> },
+            lastModifiedColumn(),
+          ]}
+        />
       </section>
     </>
   );

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api.ts';
+import { ApiError, formatLastModified } from './api.ts';
 
 export interface FieldProps {
   id: string;
@@ -99,6 +99,18 @@ export function PageHeading({ children }: { children: ComponentChildren }) {
 }
 
 /** Loads data on mount and on demand; keeps the last error for display. */
+/**
+ * While `running`, calls `reload` one interval after each change of `version` (the data the last
+ * call brought, or a count of calls): how every page follows jobs that are still working.
+ */
+export function usePolling(running: boolean, reload: () => void, version: unknown, intervalMs = 1000) {
+  useEffect(() => {
+    if (!running) return;
+    const timer = window.setTimeout(reload, intervalMs);
+    return () => clearTimeout(timer);
+  }, [running, version]);
+}
+
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -175,3 +187,79 @@ export function FilterSelect({ id, label, value, choices, onChange }: { id: stri
     </div>
   );
 }
+
+/** One column of a table: its header and what each row shows in it. */
+export interface Column<T> {
+  header: string;
+  cell: (row: T) => ComponentChildren;
+  class?: string;
+  /** e.g. `data-testid`, for tests that read one cell */
+  testId?: string;
+}
+
+/** A table of rows, one column per `columns` entry. */
+export function Table<T>({ rows, columns, rowKey }: { rows: T[]; columns: Column<T>[]; rowKey: (row: T) => string }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column.header} class={column.class}>
+                {column.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((column) => (
+                <td key={column.header} class={column.class} data-testid={column.testId}>
+                  {column.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A page of a URL listing (a site's mapped URLs, a discovery's URLs): count, table and pager. */
+export function UrlTable<T>({
+  load,
+  columns,
+  rowKey,
+  label,
+  onPage,
+}: {
+  load: { data: { urls: T[]; total: number; page: number; totalPages: number } | null; error: unknown; loading: boolean };
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  label: string;
+  onPage: (page: number) => void;
+}) {
+  const { data } = load;
+  return (
+    <>
+      <ErrorMessage error={load.error} />
+      {data ? (
+        <>
+          <p class="muted">{data.total} URLs</p>
+          {data.urls.length ? <Table rows={data.urls} columns={columns} rowKey={rowKey} /> : null}
+          <Pager page={data.page} totalPages={data.totalPages} onPage={onPage} label={label} disabled={load.loading} />
+        </>
+      ) : load.loading ? (
+        <p>Loading…</p>
+      ) : null}
+    </>
+  );
+}
+
+/** The "Last modified" column: a sitemap's day as that day, or a dash. */
+export const lastModifiedColumn = <T extends { lastModified: string | null }>(): Column<T> => ({
+  header: 'Last modified',
+  cell: (row) => (row.lastModified ? <time dateTime={row.lastModified}>{formatLastModified(row.lastModified)}</time> : '—'),
+});
