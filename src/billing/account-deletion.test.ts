@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps.ts';
 import { accounts, apiKeys, subscriptions } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
-import { LocalPaymentProvider } from './local-provider.ts';
+import { LocalPaymentProvider } from './local/provider.ts';
 import { PaymentProviderError } from './provider.ts';
 import { FakeStripeServer } from './testing/fake-stripe-server.ts';
 import { customer, localPayer, stripePayer, type Payer } from './testing/billing-test-kit.ts';
@@ -154,7 +154,7 @@ describeOnEachDatabase(
     const provider = () => service().deps.payments as ObservedLocalProvider;
     accountDeletion(service, {
       payer: localPayer(service),
-      statusAtProvider: async (id) => (await provider().find(id, 'subscription'))?.status,
+      statusAtProvider: async (id) => (await provider().emulator.find(id, 'subscription'))?.status,
       cancelCalls: () => provider().cancelCalls,
       async whileDown(body) {
         provider().down = true;

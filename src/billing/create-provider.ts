@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
-import { LocalPaymentProvider } from './local-provider.ts';
+import { LocalPaymentProvider } from './local/provider.ts';
 import type { PaymentProvider } from './provider.ts';
 import { StripePaymentProvider } from './stripe-provider.ts';
 

@@ -239,7 +239,7 @@ export const webhookEvents = pgTable('webhook_events', {
 });
 
 /**
- * The `local` payment provider's own store (src/billing/local-provider.ts): Stripe-shaped objects
+ * The `local` payment provider's own store (src/billing/local/emulator.ts): Stripe-shaped objects
  * (customers, checkout sessions, subscriptions, invoices, portal sessions) kept as JSON, like an
  * emulated provider account. Nothing of the service reads these; it goes through the provider.
  */

@@ -30,3 +30,9 @@ export function priceFor(plan: Plan, cycle: BillingCycle): number {
 export function creditsPerInvoice(plan: Plan, cycle: BillingCycle): number {
   return cycle === 'yearly' ? plan.monthlyCredits * 12 : plan.monthlyCredits;
 }
+
+/** How a plan shows on an invoice line and in the billing portal: "Starter plan (monthly): 1,000 credits". */
+export function planName(planId: string, cycle: BillingCycle): string {
+  const plan = findPlan(planId);
+  return plan ? `${plan.name} plan (${cycle}): ${creditsPerInvoice(plan, cycle).toLocaleString('en-US')} credits` : planId;
+}

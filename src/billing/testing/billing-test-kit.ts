@@ -10,7 +10,7 @@ import Stripe from 'stripe';
 import { accounts, creditTransactions, localPayEvents, localPayObjects } from '../../db/schema.ts';
 import { PLANS, priceFor } from '../../plans/plans.ts';
 import type { TestService } from '../../testing/service.ts';
-import type { LocalPaymentProvider } from '../local-provider.ts';
+import type { LocalPaymentProvider } from '../local/provider.ts';
 import type { FakeStripeServer } from './fake-stripe-server.ts';
 
 export const WEBHOOK = '/api/v1/webhooks/stripe';
@@ -161,7 +161,7 @@ export function localPayer(service: () => TestService): Payer {
       const events = await service().db.select().from(localPayEvents).where(eq(localPayEvents.type, 'invoice.paid'));
       const latest = events.find((e) => JSON.parse(e.payload).data.object.id === invoices.at(-1)!.id);
       assert.ok(latest?.deliveredAt, 'the invoice.paid event was delivered');
-      const secret = await provider().webhookSecret();
+      const secret = await provider().emulator.webhookSecret();
       const sign = (payload: string) => ({
         payload,
         headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },

@@ -5,13 +5,13 @@
  */
 import formbody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
-import type { App } from '../http/types.ts';
-import { creditsPerInvoice, findPlan, PLANS, priceFor, type BillingCycle } from '../plans/plans.ts';
-import type { LocalObject, LocalPaymentProvider } from './local-provider.ts';
+import type { App } from '../../http/types.ts';
+import { planName, PLANS, priceFor, type BillingCycle } from '../../plans/plans.ts';
+import type { LocalObject, LocalStripe } from './emulator.ts';
 
 const hidden = { hide: true } as const;
 
-export async function registerLocalPages(app: App, provider: LocalPaymentProvider): Promise<void> {
+export async function registerLocalPages(app: App, provider: LocalStripe): Promise<void> {
   await app.register(async (pages) => {
     await pages.register(formbody);
 
@@ -75,11 +75,6 @@ export async function registerLocalPages(app: App, provider: LocalPaymentProvide
     portalAction('resume', (subscriptionId) => provider.resumeSubscription(subscriptionId));
     portalAction('renew', (subscriptionId) => provider.renewSubscription(subscriptionId));
   });
-}
-
-export function planName(planId: string, cycle: BillingCycle): string {
-  const plan = findPlan(planId);
-  return plan ? `${plan.name} plan (${cycle}): ${creditsPerInvoice(plan, cycle).toLocaleString('en-US')} credits` : planId;
 }
 
 function successUrl(session: LocalObject): string {

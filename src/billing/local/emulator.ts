@@ -1,10 +1,10 @@
 /**
- * The `local` payment provider: an emulation of the parts of Stripe the service uses, so a laptop
- * can buy credits and subscriptions end to end offline. Its objects (customers, checkout sessions,
- * subscriptions, invoices, portal sessions) are Stripe-shaped JSON in `local_pay_objects`; its
- * hosted pages live under `/pay/...` (local-pages.ts); every state change sends a Stripe-shaped
- * event, signed exactly as Stripe signs, over HTTP to the service's own webhook receiver, so
- * fulfilment runs the same code as in production.
+ * An emulation of the parts of Stripe the service uses, so a laptop can buy credits and
+ * subscriptions end to end offline. Its objects (customers, checkout sessions, subscriptions,
+ * invoices, portal sessions) are Stripe-shaped JSON in `local_pay_objects`; every state change
+ * sends a Stripe-shaped event, signed exactly as Stripe signs, over HTTP to the service's own
+ * webhook receiver, so fulfilment runs the same code as in production. The `local` payment
+ * provider (provider.ts) is the service's adapter to it; its hosted pages are pages.ts.
  *
  * No money moves: anyone holding a checkout link can "pay". Never use it in production.
  */
@@ -13,28 +13,15 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import Stripe from 'stripe';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import type { Database, Transaction } from '../db/database.ts';
-import { localPayEvents, localPayObjects, localPaySettings } from '../db/schema.ts';
-import type { App } from '../http/types.ts';
-import { findPlan, priceFor, type BillingCycle } from '../plans/plans.ts';
-import { planName, registerLocalPages } from './local-pages.ts';
-import {
-  checkoutSessionFromStripe,
-  PaymentProviderError,
-  subscriptionFromStripe,
-  WebhookSignatureError,
-  type CheckoutSessionInput,
-  type PaymentProvider,
-  type ProviderCheckoutSession,
-  type ProviderEvent,
-  type ProviderSubscription,
-} from './provider.ts';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database, Transaction } from '../../db/database.ts';
+import { localPayEvents, localPayObjects, localPaySettings } from '../../db/schema.ts';
+import { findPlan, planName, priceFor, type BillingCycle } from '../../plans/plans.ts';
+import { PaymentProviderError, type CheckoutSessionInput } from '../provider.ts';
 
-export interface LocalProviderDeps {
+export interface LocalStripeDeps {
   db: Database;
-  /** read at call time: the test service learns its public URL only once it listens */
   config: Pick<Config, 'publicUrl' | 'stripeWebhookSecret'>;
   clock: Clock;
   log?: { warn(obj: object, msg: string): void };
@@ -55,19 +42,23 @@ const DELIVERY_ATTEMPTS = 3;
 const DELIVERY_TIMEOUT_MS = 10_000;
 const WEBHOOK_SECRET_KEY = 'webhook_secret';
 
-export class LocalPaymentProvider implements PaymentProvider {
-  readonly name = 'local' as const;
+/** The emulated Stripe account: its API calls, the hosted pages' actions, and event delivery. */
+export class LocalStripe {
   private server: Server | null = null;
   private webhookPath = '/api/v1/webhooks/stripe';
   private secret: Promise<string> | null = null;
 
-  private readonly deps: LocalProviderDeps;
+  private readonly deps: LocalStripeDeps;
 
-  constructor(deps: LocalProviderDeps) {
+  constructor(deps: LocalStripeDeps) {
     this.deps = deps;
   }
 
-  // ---- the provider API the service calls ----
+  /** Where events go: the webhook receiver of the server the hosted pages are served by. */
+  attach(server: Server, webhookPath: string): void {
+    this.server = server;
+    this.webhookPath = webhookPath;
+  }
 
   async createCustomer(account: { id: string; email: string; name: string }): Promise<{ id: string }> {
     const key = `customer-for-account-${account.id}`;
@@ -141,12 +132,6 @@ export class LocalPaymentProvider implements PaymentProvider {
     return { id, url };
   }
 
-  async retrieveCheckoutSession(id: string): Promise<ProviderCheckoutSession> {
-    const session = await this.find(id, 'checkout.session');
-    if (!session) throw new PaymentProviderError(`No such checkout.session: ${id}`);
-    return checkoutSessionFromStripe(session as never);
-  }
-
   async createPortalSession(customerId: string, returnUrl: string): Promise<{ url: string }> {
     const customer = await this.find(customerId, 'customer');
     if (!customer) throw new PaymentProviderError(`No such customer: ${customerId}`);
@@ -159,34 +144,6 @@ export class LocalPaymentProvider implements PaymentProvider {
       .values({ id, object: 'billing_portal.session', customerId, data: session, createdAt: now, updatedAt: now });
     return { url };
   }
-
-  async retrieveSubscription(id: string): Promise<ProviderSubscription> {
-    const subscription = await this.find(id, 'subscription');
-    if (!subscription) throw new PaymentProviderError(`No such subscription: ${id}`);
-    return subscriptionFromStripe(subscription as never);
-  }
-
-  /** Cancels now, as the portal's "cancel now" does; an unknown or already canceled subscription changes nothing. */
-  async cancelSubscription(id: string): Promise<void> {
-    await this.cancelSubscriptionAt(id, 'now');
-  }
-
-  async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
-    const secret = await this.webhookSecret();
-    try {
-      return Stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', secret) as ProviderEvent;
-    } catch (error) {
-      throw new WebhookSignatureError('signature verification failed', { cause: error });
-    }
-  }
-
-  async registerPages(app: App, options: { webhookPath: string }): Promise<void> {
-    this.server = app.server;
-    this.webhookPath = options.webhookPath;
-    await registerLocalPages(app, this);
-  }
-
-  // ---- what the hosted pages (and tests) do ----
 
   /** The secret events are signed with: STRIPE_WEBHOOK_SECRET, else one made once and kept in the database. */
   webhookSecret(): Promise<string> {
