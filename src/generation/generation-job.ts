@@ -7,7 +7,7 @@ import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
 import { generateLlmsTxt, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult } from '../llms-txt/index.ts';
-import { throttle } from '../jobs/throttle.ts';
+import { defineJobKind, whileProcessing } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob, type GenerationOptions } from './generation.ts';
 import { collectPages } from './pipeline.ts';
@@ -23,7 +23,6 @@ export interface GenerationJobDeps {
   extractor?: ExtractorPool;
 }
 
-const PROGRESS_EVERY_MS = 500;
 const INSERT_CHUNK = 500;
 
 /** Progress bands: finding pages, fetching them, describing, rendering. */
@@ -31,20 +30,14 @@ const band = (from: number, to: number, done: number, total: number) => Math.flo
 
 export function generationJobKind(deps: GenerationJobDeps): JobKind {
   const { db, clock } = deps;
-  return {
+  return defineJobKind({
+    ...deps,
+    rows: generationJobs,
     queue: 'generation',
-    table: 'generation_jobs',
-    async run(jobId, signal) {
-      const [job] = await db.select().from(generationJobs).where(eq(generationJobs.id, jobId));
-      if (!job) return;
+    progressFields: (value: number) => ({ progress: Math.min(99, value) }),
+    async run(job, { signal, progress }) {
       await db.update(sites).set({ status: 'processing', updatedAt: clock.now() }).where(eq(sites.id, job.siteId));
       const options = job.options as GenerationOptions;
-      const progress = throttle(PROGRESS_EVERY_MS, async (value: number) => {
-        await db
-          .update(generationJobs)
-          .set({ progress: Math.min(99, value), updatedAt: clock.now() })
-          .where(and(eq(generationJobs.id, jobId), eq(generationJobs.status, 'processing')));
-      });
 
       const collected = collectPages(job.url, {
         maxUrls: options.maxUrls,
@@ -79,7 +72,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     async fail(jobId, message) {
       await failGenerationJob(db, clock, jobId, message);
     },
-  };
+  });
 }
 
 /**
@@ -110,7 +103,7 @@ async function store(deps: GenerationJobDeps, job: GenerationJob, result: Genera
     const [completed] = await tx
       .update(generationJobs)
       .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, completedAt: now, updatedAt: now, leaseExpiresAt: null })
-      .where(and(eq(generationJobs.id, job.id), eq(generationJobs.status, 'processing')))
+      .where(whileProcessing(generationJobs, job.id))
       .returning({ id: generationJobs.id });
     if (!completed) return;
     await replaceMappedUrls(tx, job.siteId, result, failures);
