@@ -110,11 +110,13 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     return true;
   }
 
-  function enqueue(url: string) {
+  /** `written`: the link as the page wrote it, when normalising changed it; robots.txt must allow both. */
+  function enqueue(url: string, written?: string) {
     if (seen.has(url) || !inScope(url) || queue.length - head >= limits.maxQueuedUrls) return;
     seen.add(url);
     const query = url.indexOf('?');
     if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;
+    if (written !== undefined && !robots.isAllowed(written)) return;
     queue.push(url);
   }
 
@@ -170,7 +172,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
       reportAs = canonical;
       seen.add(canonical);
     }
-    if (!nofollow) for (const link of page.links) enqueue(link);
+    if (!nofollow) for (const link of page.links) enqueue(link, page.writtenAs.get(link));
     wake();
     if (!noindex && report(reportAs) && options.onPage) {
       await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, html, title: page.title });

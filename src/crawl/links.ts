@@ -10,6 +10,11 @@ import { DEFAULT_MAX_URL_LENGTH, normalizeUrl } from './normalize-url.ts';
 export interface PageLinks {
   /** Normalized, de-duplicated http(s) links, in document order, at most maxLinks. */
   links: string[];
+  /**
+   * The link as the page wrote it (resolved, without its fragment) where normalising changed it,
+   * for instance by sorting its query: robots.txt rules are matched against what the site wrote.
+   */
+  writtenAs: Map<string, string>;
   canonical: string | null;
   /** `<meta http-equiv="refresh" content="0; url=…">`: the page forwards there, like a redirect. */
   refresh: string | null;
@@ -49,18 +54,22 @@ export function extractLinks(html: string, pageUrl: string, options: ExtractOpti
   // Raw hrefs are resolved at the end: <base> applies to every link, wherever it appears.
   const baseUrl = (scan.base !== null && normalizeUrl(scan.base.trim(), pageUrl, maxUrlLength)) || pageUrl;
   const links: string[] = [];
+  const writtenAs = new Map<string, string>();
   const seen = new Set<string>();
   for (const raw of scan.rawLinks) {
     const url = normalizeUrl(raw.trim(), baseUrl, maxUrlLength);
     if (url !== null && !seen.has(url)) {
       seen.add(url);
       links.push(url);
+      const written = new URL(raw.trim(), baseUrl);
+      written.hash = '';
+      if (written.href !== url) writtenAs.set(url, written.href);
     }
   }
   const canonical = scan.canonical !== null ? normalizeUrl(scan.canonical.trim(), baseUrl, maxUrlLength) : null;
   const refresh = scan.refresh !== null ? normalizeUrl(scan.refresh, baseUrl, maxUrlLength) : null;
   const title = scan.title !== null ? scan.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS) : '';
-  return { links, canonical, refresh, noindex: scan.noindex, nofollow: scan.nofollow, title: title || null };
+  return { links, writtenAs, canonical, refresh, noindex: scan.noindex, nofollow: scan.nofollow, title: title || null };
 }
 
 /** Tokenizer callbacks; positions are offsets into `html` (it is written in one piece). */
