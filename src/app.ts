@@ -25,12 +25,14 @@ import { createPaymentProvider } from './billing/create-provider.ts';
 import { registerWebApp } from './web/plugin.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
+  const { trustProxy } = deps.config;
   const app = Fastify({
     logger,
     bodyLimit: 1024 * 1024,
-    // Only behind a proxy that sets X-Forwarded-For may it be trusted; otherwise any client could
-    // pick its own address and walk around the per-IP limits.
-    trustProxy: deps.config.trustProxy,
+    // Only the hops of our own proxies may be believed; otherwise any client could pick its own
+    // address and walk around the per-IP limits. A hop count is what proxy-addr does for a number
+    // (trust the `hops` nearest hops), spelled as a function because Fastify's types take no number.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

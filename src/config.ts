@@ -6,8 +6,11 @@ import { join, resolve } from 'node:path';
 export interface Config {
   port: number;
   host: string;
-  /** Read the client address from X-Forwarded-For (only behind a proxy that sets it). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For hops to believe: false (none), the number of proxies in front of the
+   * service, or their addresses/CIDR ranges. Never every hop: a client could name its own address.
+   */
+  trustProxy: false | number | string[];
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -87,6 +90,33 @@ function boolean(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
+/** TRUST_PROXY: false, a hop count, or a comma-separated list of proxy addresses or CIDR ranges. */
+function trustedProxies(env: Env): false | number | string[] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw)) return integer(env, 'TRUST_PROXY', 0, 0, 10);
+  if (raw === 'true') {
+    throw new ConfigError('TRUST_PROXY=true would believe every X-Forwarded-For hop: give the number of proxies in front of the service (e.g. 1) or their addresses');
+  }
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const address = /^(?:[\d.]+|[\da-f:]+)(?:\/\d{1,3})?$/i;
+  const wrong = entries.find((entry) => !address.test(entry));
+  if (wrong !== undefined) throw new ConfigError(`TRUST_PROXY must be false, a number of proxies or proxy addresses/CIDRs, got "${wrong}"`);
+  return entries;
+}
+
+/**
+ * Secrets that are public knowledge: placeholders from examples and documentation. A production
+ * JWT_SECRET must also use at least 16 distinct characters (a repeated or keyboard-walk string
+ * of the right length is no secret).
+ */
+const PLACEHOLDER_SECRETS = ['changeme', 'change-me', 'change_me', 'secret', 'your-secret', 'your_secret', 'jwt-secret', 'replace-me', 'test-secret-that-is-long-enough-for-hs256'];
+
+function isWeakSecret(secret: string): boolean {
+  const lowered = secret.toLowerCase();
+  return new Set(secret).size < 16 || PLACEHOLDER_SECRETS.some((placeholder) => lowered.includes(placeholder));
+}
+
 function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -119,6 +149,9 @@ function jwtSecret(env: Env, dataDir: string, production: boolean): string {
   const given = env.JWT_SECRET;
   if (given) {
     if (given.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+    if (production && isWeakSecret(given)) {
+      throw new ConfigError('JWT_SECRET is a known placeholder or too simple (fewer than 16 distinct characters): make one with `openssl rand -base64 48`');
+    }
     return given;
   }
   if (production) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
@@ -131,7 +164,9 @@ function jwtSecret(env: Env, dataDir: string, production: boolean): string {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const production = env.NODE_ENV === 'production';
+  // Production is recognised by one spelling only; any other value is refused rather than taken
+  // for a laptop (where the `local` payment pages would hand out credits).
+  const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'], 'development') === 'production';
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '0.0.0.0';
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -144,6 +179,10 @@ export function loadConfig(env: Env = process.env): Config {
     // Anyone can "pay" on the local provider's pages: it is for laptops and tests only.
     throw new ConfigError('PAYMENT_PROVIDER=local is not allowed when NODE_ENV=production: set the Stripe keys');
   }
+  if (production && !env.SMTP_URL) {
+    // Without SMTP login codes would go to the log, readable by whoever reads the logs.
+    throw new ConfigError('SMTP_URL is required when NODE_ENV=production (login codes are sent by e-mail)');
+  }
   const llmProvider = oneOf(env, 'LLM_PROVIDER', ['none', 'openai-compatible', 'anthropic'], 'none');
   const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
   if (llmProvider === 'openai-compatible' && !llmBaseUrl) {
@@ -155,7 +194,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port,
     host,
-    trustProxy: boolean(env, 'TRUST_PROXY'),
+    trustProxy: trustedProxies(env),
     publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
     dataDir,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
@@ -190,4 +229,13 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
   };
+}
+
+/** What an operator should know at start: settings that are allowed but risky where they are. */
+export function startupWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.production && config.crawlAllowPrivate) {
+    warnings.push('CRAWL_ALLOW_PRIVATE=true in production: the crawler may reach private and internal addresses (intended only for crawling your own intranet)');
+  }
+  return warnings;
 }

@@ -5,7 +5,7 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, startupWarnings } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { startJobRuntime } from './jobs/runtime.ts';
 
@@ -27,6 +27,7 @@ async function main(argv: string[]): Promise<void> {
 
   if (role === 'worker') {
     const log = pino({ level: config.logLevel });
+    for (const warning of startupWarnings(config)) log.warn(warning);
     const jobs = await startJobRuntime(deps, log, { workers: true });
     onSignals(async () => {
       await jobs.stop();
@@ -37,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const app = await buildApp({ ...deps, runWorkers: !flags.includes('--no-worker') }, { level: config.logLevel });
+  for (const warning of startupWarnings(config)) app.log.warn(warning);
   onSignals(async () => {
     await app.close();
     await database.close();

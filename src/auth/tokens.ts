@@ -42,6 +42,8 @@ export async function verifyAccessToken(ctx: Omit<TokenContext, 'db'>, token: st
     const { payload } = await jwtVerify(token, key(ctx.jwtSecret), {
       algorithms: ['HS256'],
       currentDate: ctx.clock.now(),
+      // A token without an expiry would never end, one without a subject acts for nobody.
+      requiredClaims: ['exp', 'sub'],
     });
     return typeof payload.sub === 'string' ? payload.sub : null;
   } catch {
