@@ -11,6 +11,7 @@ import { acceptEmptyJsonBodies, frameworkErrors, registerErrorHandling } from '.
 import { registerOpenApi } from './http/openapi.ts';
 import { API_PREFIX, STRIPE_WEBHOOK_ROUTE } from './http/paths.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { ErrorBody } from './http/schemas.ts';
 import type { App } from './http/types.ts';
 import { validatorCompiler } from './http/validation.ts';
@@ -39,8 +40,10 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
   acceptEmptyJsonBodies(app);
-  await registerOpenApi(app);
+  await registerSecurityHeaders(app);
+  // Before the OpenAPI routes, so /docs and /docs/json are counted like every other route.
   await registerRateLimits(app, deps.config.rateLimits, { redisUrl: deps.config.redisUrl, namespace: deps.config.rateLimitNamespace });
+  await registerOpenApi(app);
   registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret });
   const jobs = await startJobRuntime(deps, app.log, { workers: deps.runWorkers ?? false });
   app.addHook('onClose', () => jobs.stop());

@@ -20,13 +20,15 @@ const securityByRequirement: Record<Exclude<AuthRequirement, 'none'>, object[]> 
 };
 
 /**
- * Resolves `Authorization: Bearer …` into `request.caller` for every route whose config names an
- * auth requirement. It runs before the body is read, so an anonymous caller learns nothing about
- * what the route would have accepted, and after the rate limits (route-level `onRequest` hooks),
- * so refused credentials count against the caller's budget and the per-IP limit on login holds.
+ * Credentials are read once per request, in `onRequest`, before the rate limits (route-level
+ * `onRequest` hooks run after the app's): a valid credential makes the account the rate-limit
+ * identity, whatever spelling of the header carried it; anything else counts against the client
+ * address. Whether the route accepts the credential is decided afterwards, in `preParsing`, so a
+ * refused caller still spends its budget and learns nothing about what the body would have been.
  */
 export function registerAuthentication(app: App, deps: AuthDeps): void {
   app.decorateRequest('caller', null);
+  app.decorateRequest('identity', null);
 
   app.addHook('onRoute', (route) => {
     const requirement = route.config?.auth;
@@ -35,40 +37,38 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
     }
   });
 
+  app.addHook('onRequest', async (request) => {
+    const token = bearerToken(request.headers.authorization);
+    if (token) request.identity = await identify(deps, token);
+  });
+
   app.addHook('preParsing', async (request) => {
     const config = request.routeOptions.config;
     const requirement = config.auth ?? 'none';
     if (requirement === 'none') return;
     const header = request.headers.authorization;
     if (!header) throw config.missingHeaderError ? errors[config.missingHeaderError]() : errors.unauthorized();
-    const token = /^Bearer +(\S+)$/i.exec(header)?.[1];
-    if (!token) throw errors.unauthorized();
-    request.caller = looksLikeApiKey(token)
-      ? await callerFromApiKey(deps, requirement, token)
-      : await callerFromAccessToken(deps, requirement, token, config.apiKeyOnlyError);
+    const identity = request.identity;
+    if (!identity) throw errors.unauthorized();
+    if (identity.via === 'apiKey' && requirement === 'jwt') throw errors.unauthorized();
+    if (identity.via === 'jwt' && requirement === 'apiKey') throw config.apiKeyOnlyError ? errors[config.apiKeyOnlyError]() : errors.unauthorized();
+    request.caller = identity;
   });
 }
 
-async function callerFromApiKey(deps: AuthDeps, requirement: AuthRequirement, key: string): Promise<Caller> {
-  if (requirement === 'jwt') throw errors.unauthorized();
-  const found = await authenticateApiKey(deps.db, deps.clock, key);
-  if (!found) throw errors.unauthorized();
-  return { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId };
-}
+const bearerToken = (header: string | undefined) => (header ? /^Bearer +(\S+)$/i.exec(header.trim())?.[1] ?? null : null);
 
-async function callerFromAccessToken(
-  deps: AuthDeps,
-  requirement: AuthRequirement,
-  token: string,
-  apiKeyOnlyError: 'apiKeyContextNotFound' | undefined,
-): Promise<Caller> {
-  if (requirement === 'apiKey') throw apiKeyOnlyError ? errors[apiKeyOnlyError]() : errors.unauthorized();
+/** The account a token stands for: an API key, or a session's access token. Null when neither. */
+async function identify(deps: AuthDeps, token: string): Promise<Caller | null> {
+  if (looksLikeApiKey(token)) {
+    const found = await authenticateApiKey(deps.db, deps.clock, token);
+    return found ? { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId } : null;
+  }
   const accountId = await verifyAccessToken(deps, token);
-  if (!accountId) throw errors.unauthorized();
+  if (!accountId) return null;
   // A token outlives a deleted account by up to 15 minutes; it must not act for it.
   const [account] = await deps.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-  if (!account) throw errors.unauthorized();
-  return { accountId, via: 'jwt', apiKeyId: null };
+  return account ? { accountId, via: 'jwt', apiKeyId: null } : null;
 }
 
 /** The authenticated caller of a route that declared an auth requirement. */

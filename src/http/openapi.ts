@@ -24,7 +24,8 @@ export async function registerOpenApi(app: App): Promise<void> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Swagger UI's page has inline parts: it sends its own Content-Security-Policy with their hashes.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
   documentCommonErrorAnswers(app);
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
@@ -6,10 +5,12 @@ import type { RateLimits } from '../config.ts';
 import { errors } from '../errors.ts';
 import type { App } from './types.ts';
 
-/** A caller is its credentials when it sends any (one key, one budget), else its address. */
+/**
+ * One budget per account (all its keys and sessions together) when the request's credentials are
+ * valid; otherwise per client address, so made-up or refused credentials buy no fresh budget.
+ */
 function callerKey(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  return header ? 'auth:' + createHash('sha256').update(header).digest('base64url') : 'ip:' + request.ip;
+  return request.identity ? `account:${request.identity.accountId}` : `ip:${request.ip}`;
 }
 
 export interface RateLimitStore {

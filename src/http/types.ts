@@ -30,6 +30,9 @@ declare module 'fastify' {
     apiKeyOnlyError?: 'apiKeyContextNotFound';
   }
   interface FastifyRequest {
+    /** The caller a route's auth requirement accepted (set for routes that name one). */
     caller: Caller | null;
+    /** The account the request's credentials stand for, if valid, whatever the route accepts. */
+    identity: Caller | null;
   }
 }

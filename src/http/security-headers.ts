@@ -1,0 +1,31 @@
+import helmet from '@fastify/helmet';
+import type { App } from './types.ts';
+
+/**
+ * The dashboard's policy: its own scripts, styles and API only, never framed (clickjacking).
+ * Pages with inline parts of their own (the local provider's pages, Swagger UI) set theirs.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'frame-ancestors': ["'none'"],
+};
+
+/** Security headers on every answer; HSTS only where the request came over TLS (directly or via a trusted proxy). */
+export async function registerSecurityHeaders(app: App): Promise<void> {
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Sent by hand below: over plain HTTP (a laptop, a test) it would only mislead.
+    strictTransportSecurity: false,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+}
