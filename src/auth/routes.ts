@@ -8,7 +8,7 @@ import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { sendLoginCode, verifyLoginCode } from './email-login.ts';
-import { issueTokenSet, revokeAllRefreshTokens, rotateRefreshToken } from './tokens.ts';
+import { revokeAllRefreshTokens, rotateRefreshToken, startSession } from './tokens.ts';
 
 const TokenSet = Type.Object({
   accessToken: Type.String(),
@@ -36,7 +36,7 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
     async (request) => ({
       success: true,
       message: messages.loginSuccessful,
-      tokens: await issueTokenSet(tokens, callerOf(request).accountId),
+      tokens: await startSession(tokens, callerOf(request).accountId, callerOf(request).apiKeyId),
     }),
   );
 
@@ -54,12 +54,7 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
       },
     },
     async (request, reply) => {
-      try {
-        await sendLoginCode({ db, clock, mailer }, request.body.email);
-      } catch (error) {
-        // The answer must not differ for known addresses, even when mail delivery fails.
-        request.log.error({ err: error }, 'login code not sent');
-      }
+      await sendLoginCode({ db, clock, mailer, log: request.log }, request.body.email);
       return reply.code(202).send({ success: true, message: messages.loginCodeSent });
     },
   );
@@ -77,7 +72,7 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
     },
     async (request) => {
       const accountId = await verifyLoginCode({ db, clock }, request.body.email, request.body.code);
-      return { success: true, message: messages.loginSuccessful, tokens: await issueTokenSet(tokens, accountId) };
+      return { success: true, message: messages.loginSuccessful, tokens: await startSession(tokens, accountId, null) };
     },
   );
 

@@ -9,6 +9,8 @@ import { randomBase62, sha256 } from '../crypto/secrets.ts';
 
 export const ACCESS_TOKEN_SECONDS = 900;
 export const REFRESH_TOKEN_SECONDS = 7 * 24 * 3600;
+/** However often a session is refreshed, it ends this long after its login. */
+export const SESSION_MAX_SECONDS = 30 * 24 * 3600;
 
 export interface TokenSet {
   accessToken: string;
@@ -51,15 +53,31 @@ export async function verifyAccessToken(ctx: Omit<TokenContext, 'db'>, token: st
   }
 }
 
-/** A new access token and a refresh token in the given family (a new family at login). */
-export async function issueTokenSet(ctx: TokenContext, accountId: string, familyId: string = randomUUID()): Promise<TokenSet> {
+/** A session's refresh-token family: the key it was started with (null: e-mail login) and its end. */
+interface Session {
+  familyId: string;
+  apiKeyId: string | null;
+  familyExpiresAt: Date;
+}
+
+/** A login: a new session, started with `apiKeyId` (or an e-mail code), and its first token set. */
+export function startSession(ctx: TokenContext, accountId: string, apiKeyId: string | null): Promise<TokenSet> {
+  const familyExpiresAt = new Date(ctx.clock.now().getTime() + SESSION_MAX_SECONDS * 1000);
+  return issueTokenSet(ctx, accountId, { familyId: randomUUID(), apiKeyId, familyExpiresAt });
+}
+
+/** A new access token and a refresh token in the session's family. */
+async function issueTokenSet(ctx: TokenContext, accountId: string, session: Session): Promise<TokenSet> {
   const refreshToken = randomBase62(32);
+  const refreshExpiry = ctx.clock.now().getTime() + REFRESH_TOKEN_SECONDS * 1000;
   await ctx.db.insert(refreshTokens).values({
     id: randomUUID(),
     accountId,
-    familyId,
+    familyId: session.familyId,
+    apiKeyId: session.apiKeyId,
+    familyExpiresAt: session.familyExpiresAt,
     tokenHash: sha256(refreshToken),
-    expiresAt: new Date(ctx.clock.now().getTime() + REFRESH_TOKEN_SECONDS * 1000),
+    expiresAt: new Date(Math.min(refreshExpiry, session.familyExpiresAt.getTime())),
   });
   return { accessToken: await signAccessToken(ctx, accountId), refreshToken, expiresIn: ACCESS_TOKEN_SECONDS, tokenType: 'Bearer' };
 }
@@ -86,7 +104,7 @@ export async function rotateRefreshToken(ctx: TokenContext, presented: string): 
     await revokeFamily(ctx.db, row.familyId, now);
     throw errors.revokedRefreshToken();
   }
-  return issueTokenSet(ctx, row.accountId, row.familyId);
+  return issueTokenSet(ctx, row.accountId, { familyId: row.familyId, apiKeyId: row.apiKeyId, familyExpiresAt: row.familyExpiresAt });
 }
 
 async function revokeFamily(db: Database, familyId: string, now: Date): Promise<void> {

@@ -60,6 +60,10 @@ export const refreshTokens = pgTable(
     id: text('id').primaryKey(),
     accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
     familyId: text('family_id').notNull(),
+    /** The API key the session was started with: deleting (revoking) the key ends the session. Null for e-mail login. */
+    apiKeyId: text('api_key_id').references(() => apiKeys.id, { onDelete: 'cascade' }),
+    /** When the family ends however often it is rotated: the user logs in again then. */
+    familyExpiresAt: timestamp('family_expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),

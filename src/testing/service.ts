@@ -10,7 +10,7 @@ import type { AppDeps } from '../deps.ts';
 import { ManualClock } from '../clock.ts';
 import { loadConfig, type Config } from '../config.ts';
 import type { App } from '../http/types.ts';
-import type { MailMessage } from '../mail/mailer.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { createPaymentProvider } from '../billing/create-provider.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from './databases.ts';
@@ -97,6 +97,8 @@ export interface TestServiceOptions {
   workers?: boolean;
   env?: Record<string, string>;
   configure?: (config: Config) => void;
+  /** Outgoing e-mail of the test's making; default: a mailbox the test reads (`service.mailbox`). */
+  mailer?: Mailer;
   /** A payment provider of the test's making (e.g. Stripe pointed at a fake server); default: the configuration's. */
   payments?: (deps: Pick<AppDeps, 'config' | 'database' | 'clock'>) => PaymentProvider;
 }
@@ -126,7 +128,7 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
   const database = await createTestDatabase(kind);
   const clock = new ManualClock();
   const mailbox: MailMessage[] = [];
-  const mailer = { send: async (message: MailMessage) => void mailbox.push(message) };
+  const mailer = options.mailer ?? { send: async (message: MailMessage) => void mailbox.push(message) };
   const base = { config, database: database.handle, clock };
   const deps: AppDeps = {
     ...base,
