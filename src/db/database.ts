@@ -28,6 +28,12 @@ export interface DatabaseHandle {
   connectionString: string | null;
   /** For PGlite: the client itself, which pg-boss reaches through its PGlite adapter. */
   pglite: PGlite | null;
+  /**
+   * Runs `work` while no other process of the service runs its own `exclusively` work: schema
+   * migrations and job-queue creation, which processes started at once must not interleave.
+   * A PostgreSQL advisory lock; PGlite belongs to one process, so there it just runs.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball. */
   dump?: () => Promise<Blob>;
@@ -49,8 +55,9 @@ export interface OpenDatabaseOptions {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.poolSize) : await openPglite(options.dataDir, options.pgliteTemplate);
   try {
-    if (handle.kind === 'pglite') await migratePglite(handle.db as never, { migrationsFolder });
-    else await migratePg(handle.db as never, { migrationsFolder });
+    await handle.exclusively(() =>
+      handle.kind === 'pglite' ? migratePglite(handle.db as never, { migrationsFolder }) : migratePg(handle.db as never, { migrationsFolder }),
+    );
   } catch (error) {
     await handle.close();
     throw error;
@@ -75,6 +82,7 @@ async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHan
     },
     connectionString: null,
     pglite: client,
+    exclusively: (work) => work(),
     close: () => client.close(),
   };
 }
@@ -89,6 +97,17 @@ function openPostgres(connectionString: string, poolSize = 10): DatabaseHandle {
     sql: { executeSql: (text, values) => pool.query(text, values as any[]) },
     connectionString,
     pglite: null,
+    async exclusively(work) {
+      // Session-level: held by this one connection until it unlocks, whatever `work` runs on.
+      const holder = await pool.connect();
+      try {
+        await holder.query(`SELECT pg_advisory_lock(hashtext('llmstxt:schema'))`);
+        return await work();
+      } finally {
+        await holder.query(`SELECT pg_advisory_unlock(hashtext('llmstxt:schema'))`).catch(() => {});
+        holder.release();
+      }
+    },
     close: () => pool.end(),
   };
 }

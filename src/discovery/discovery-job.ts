@@ -6,7 +6,7 @@ import { discover, type CrawlOptions, type DiscoveryMode } from '../crawl/index.
 import type { Database } from '../db/database.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
 import type { JobKind } from '../jobs/workers.ts';
-import { defineJobKind, whileProcessing } from '../jobs/job-kind.ts';
+import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 
 interface Deps {
   db: Database;
@@ -27,7 +27,7 @@ export function discoveryJobKind(deps: Deps): JobKind {
       progress: Math.min(99, Math.floor((found * 100) / maxUrls)),
     }),
 
-    async run(job, { signal, progress }) {
+    async run(job, { signal, attempt, progress }) {
       // A retried job starts over: what an earlier, interrupted try stored goes.
       await db.delete(discoveredUrls).where(eq(discoveredUrls.discoveryId, job.id));
       const onProgress = (found: number) => progress({ found, maxUrls: job.maxUrls });
@@ -35,22 +35,25 @@ export function discoveryJobKind(deps: Deps): JobKind {
       await progress.flush();
       if (signal.aborted) return;
       await db.transaction(async (tx) => {
+        // The job first: a worker that lost it stores nothing.
+        const [completed] = await tx
+          .update(discoveryJobs)
+          .set({ status: 'completed', progress: 100, urlsFound: result.urls.length, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
+          .where(whileOwned(discoveryJobs, job.id, attempt))
+          .returning({ id: discoveryJobs.id });
+        if (!completed) return;
         for (let i = 0; i < result.urls.length; i += INSERT_CHUNK) {
           const chunk = result.urls.slice(i, i + INSERT_CHUNK).map((u, j) => ({ id: randomUUID(), discoveryId: job.id, ...u, position: i + j }));
           await tx.insert(discoveredUrls).values(chunk).onConflictDoNothing();
         }
-        await tx
-          .update(discoveryJobs)
-          .set({ status: 'completed', progress: 100, urlsFound: result.urls.length, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
-          .where(whileProcessing(discoveryJobs, job.id));
       });
     },
 
-    async fail(jobId, message) {
+    async fail(jobId, message, attempt) {
       await db
         .update(discoveryJobs)
         .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
-        .where(and(eq(discoveryJobs.id, jobId), inArray(discoveryJobs.status, ['pending', 'processing'])));
+        .where(whileOwned(discoveryJobs, jobId, attempt));
     },
   });
 }

@@ -7,10 +7,11 @@ import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
 import { generateLlmsTxt, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult } from '../llms-txt/index.ts';
-import { defineJobKind, whileProcessing } from '../jobs/job-kind.ts';
+import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob, type GenerationOptions } from './generation.ts';
 import { collectPages } from './pipeline.ts';
+import { followLatestJob } from './site-status.ts';
 import { unusedCredits } from './pricing.ts';
 
 export interface GenerationJobDeps {
@@ -35,8 +36,8 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     rows: generationJobs,
     queue: 'generation',
     progressFields: (value: number) => ({ progress: Math.min(99, value) }),
-    async run(job, { signal, progress }) {
-      await db.update(sites).set({ status: 'processing', updatedAt: clock.now() }).where(eq(sites.id, job.siteId));
+    async run(job, { signal, attempt, progress }) {
+      await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = job.options as GenerationOptions;
 
       const collected = collectPages(job.url, {
@@ -67,10 +68,10 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
       datePagesFromSitemaps(result, discovered, options);
       const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
       const message = jobMessages.completed(result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-      await store(deps, job, result, collected.failures, message);
+      await store(deps, job, attempt, result, collected.failures, message);
     },
-    async fail(jobId, message) {
-      await failGenerationJob(db, clock, jobId, message);
+    async fail(jobId, message, attempt) {
+      await failGenerationJob(db, clock, jobId, message, attempt);
     },
   });
 }
@@ -94,8 +95,15 @@ function datePagesFromSitemaps(result: GenerationResult, discovered: Array<{ url
   }
 }
 
-/** Writes everything a completed job leaves behind, in one transaction, unless it was canceled meanwhile. */
-async function store(deps: GenerationJobDeps, job: GenerationJob, result: GenerationResult, failures: Map<string, string>, message: string) {
+/** Writes everything a completed job leaves behind, in one transaction, unless the claim lost the job meanwhile. */
+async function store(
+  deps: GenerationJobDeps,
+  job: GenerationJob,
+  attempt: number,
+  result: GenerationResult,
+  failures: Map<string, string>,
+  message: string,
+) {
   const { db, clock } = deps;
   const options = job.options as GenerationOptions;
   const now = clock.now();
@@ -103,7 +111,7 @@ async function store(deps: GenerationJobDeps, job: GenerationJob, result: Genera
     const [completed] = await tx
       .update(generationJobs)
       .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, completedAt: now, updatedAt: now, leaseExpiresAt: null })
-      .where(whileProcessing(generationJobs, job.id))
+      .where(whileOwned(generationJobs, job.id, attempt))
       .returning({ id: generationJobs.id });
     if (!completed) return;
     await replaceMappedUrls(tx, job.siteId, result, failures);
@@ -116,7 +124,8 @@ async function store(deps: GenerationJobDeps, job: GenerationJob, result: Genera
       unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod),
       `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`,
     );
-    await tx.update(sites).set({ status: 'completed', lastGenerationOptions: options, updatedAt: now }).where(eq(sites.id, job.siteId));
+    await tx.update(sites).set({ lastGenerationOptions: options }).where(eq(sites.id, job.siteId));
+    await followLatestJob(tx, job.siteId, now);
   });
 }
 

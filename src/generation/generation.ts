@@ -6,9 +6,11 @@ import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import { errors, jobMessages } from '../errors.ts';
+import { whileOwned } from '../jobs/job-kind.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { GenerationMethod } from '../llms-txt/index.ts';
 import { generationCost } from './pricing.ts';
+import { followLatestJob } from './site-status.ts';
 
 export interface GenerationOptions {
   maxUrls: number;
@@ -81,6 +83,7 @@ export async function startGeneration(
       .insert(generationJobs)
       .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost, createdAt: deps.clock.now() })
       .returning();
+    await followLatestJob(tx, site.id, deps.clock.now());
     await deps.queue.enqueue(tx, 'generation', { jobId: row.id });
     return row;
   });
@@ -97,18 +100,23 @@ export async function getGenerationJob(db: Database, accountId: string, jobId: s
 
 /**
  * Ends an unfinished job as failed and gives its whole reservation back, once: the status change
- * is conditional, and the refund's reference is unique per job.
+ * is conditional, and the refund's reference is unique per job. A worker passes its claim's
+ * `attempt`: then only a job that claim still owns is failed. A cancel passes none.
  */
-export async function failGenerationJob(db: Database, clock: Clock, jobId: string, message: string): Promise<GenerationJob | null> {
+export async function failGenerationJob(db: Database, clock: Clock, jobId: string, message: string, attempt?: number): Promise<GenerationJob | null> {
   return db.transaction(async (tx) => {
     const [job] = await tx
       .update(generationJobs)
       .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
-      .where(and(eq(generationJobs.id, jobId), inArray(generationJobs.status, ['pending', 'processing'])))
+      .where(
+        attempt === undefined
+          ? and(eq(generationJobs.id, jobId), inArray(generationJobs.status, ['pending', 'processing']))
+          : whileOwned(generationJobs, jobId, attempt),
+      )
       .returning();
     if (!job) return null;
     await refund(tx, job, job.creditsReserved, `Refund: generation of ${job.url} ${message === jobMessages.canceled ? 'canceled' : 'failed'}`);
-    await tx.update(sites).set({ status: 'failed', updatedAt: clock.now() }).where(eq(sites.id, job.siteId));
+    await followLatestJob(tx, job.siteId, clock.now());
     return job;
   });
 }

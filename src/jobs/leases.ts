@@ -24,19 +24,36 @@ export async function claimJob(db: Database, clock: Clock, table: JobTable, jobI
   return row ? Number(row.attempts) : null;
 }
 
-/** Renews the lease; false when the job is no longer this worker's to run (canceled, deleted, taken over). */
-export async function renewLease(db: Database, clock: Clock, table: JobTable, jobId: string, leaseMs: number): Promise<boolean> {
+/**
+ * Renews the lease of the claim that got `attempt`; false when the job is no longer that claim's
+ * to run (canceled, deleted, or taken over by another worker after this one stalled).
+ */
+export async function renewLease(db: Database, clock: Clock, table: JobTable, jobId: string, attempt: number, leaseMs: number): Promise<boolean> {
   const result = await db.execute(sql`
     UPDATE ${sql.identifier(table)} SET lease_expires_at = ${new Date(clock.now().getTime() + leaseMs)}
-    WHERE id = ${jobId} AND status = 'processing'
+    WHERE id = ${jobId} AND status = 'processing' AND attempts = ${attempt}
     RETURNING id`);
   return rowsOf(result).length > 0;
+}
+
+/**
+ * Jobs waiting longer than `staleMs` since their last change: their message may be lost (a
+ * worker that took it died before claiming the job), so they are sent again. Touching them
+ * spaces the resends; a job sent twice is still claimed once.
+ */
+export async function touchStalePendingJobs(db: Queryable, clock: Clock, table: JobTable, staleMs: number): Promise<string[]> {
+  const now = clock.now();
+  const result = await db.execute(sql`
+    UPDATE ${sql.identifier(table)} SET updated_at = ${now}
+    WHERE status = 'pending' AND updated_at < ${new Date(now.getTime() - staleMs)}
+    RETURNING id`);
+  return rowsOf(result).map((r) => String(r.id));
 }
 
 /** Jobs whose worker stopped renewing: back to pending, so they can be sent again. */
 export async function releaseExpiredLeases(db: Queryable, clock: Clock, table: JobTable): Promise<string[]> {
   const result = await db.execute(sql`
-    UPDATE ${sql.identifier(table)} SET status = 'pending', lease_expires_at = null
+    UPDATE ${sql.identifier(table)} SET status = 'pending', lease_expires_at = null, updated_at = ${clock.now()}
     WHERE status = 'processing' AND lease_expires_at < ${clock.now()}
     RETURNING id`);
   return rowsOf(result).map((r) => String(r.id));

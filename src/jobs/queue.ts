@@ -71,12 +71,15 @@ export class JobQueue {
   }
 
   async start(): Promise<void> {
-    await this.boss.start();
-    for (const name of QUEUES) {
-      // Retries are the job runner's business (it knows about leases and refunds), not pg-boss's.
-      await this.boss.createQueue(name, { retryLimit: 0, expireInSeconds: this.options.expireInSeconds, notify: true });
-    }
-    await this.retirePgBoss10();
+    // pg-boss creates its schema and our queues on first start: one process at a time.
+    await this.database.exclusively(async () => {
+      await this.boss.start();
+      for (const name of QUEUES) {
+        // Retries are the job runner's business (it knows about leases and refunds), not pg-boss's.
+        await this.boss.createQueue(name, { retryLimit: 0, expireInSeconds: this.options.expireInSeconds, notify: true });
+      }
+      await this.retirePgBoss10();
+    });
   }
 
   /** Sends a job inside the caller's transaction: it commits or rolls back with it. */

@@ -57,19 +57,25 @@ async function pgliteTemplate(): Promise<Blob> {
   return new Blob([readFileSync(path)]);
 }
 
-/** A fresh database on the PostgreSQL server, with its URL; the caller drops it. */
-export async function createPostgresDatabase(): Promise<TestDatabase & { url: string }> {
+/** An empty database on the PostgreSQL server (no schema at all), with its URL; the caller drops it. */
+export async function createEmptyPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `llmstxt_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const url = new URL(adminPostgresUrl);
   url.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return { url: url.toString(), drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** A fresh, migrated database on the PostgreSQL server, with its URL; the caller drops it. */
+export async function createPostgresDatabase(): Promise<TestDatabase & { url: string }> {
+  const empty = await createEmptyPostgresDatabase();
+  const handle = await openDatabase({ databaseUrl: empty.url, dataDir: '' });
   return {
     handle,
-    url: url.toString(),
+    url: empty.url,
     drop: async () => {
       await handle.close();
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await empty.drop();
     },
   };
 }
