@@ -35,7 +35,7 @@ export function failureMessage(error: unknown): string {
   return 'The job failed unexpectedly';
 }
 
-export async function runJob(deps: WorkerDeps, kind: JobKind, jobId: string): Promise<void> {
+export async function runJob(deps: Omit<WorkerDeps, 'queue'>, kind: JobKind, jobId: string): Promise<void> {
   const leaseMs = deps.settings.leaseSeconds * 1000;
   const attempt = await claimJob(deps.db, deps.clock, kind.table, jobId, leaseMs);
   if (attempt === null) return;
