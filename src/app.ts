@@ -8,6 +8,7 @@ import { startJobRuntime } from './jobs/runtime.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { acceptEmptyJsonBodies, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { API_PREFIX, STRIPE_WEBHOOK_ROUTE } from './http/paths.ts';
 import { registerRateLimits } from './http/rate-limit.ts';
@@ -45,6 +46,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   await registerRateLimits(app, deps.config.rateLimits, { redisUrl: deps.config.redisUrl, namespace: deps.config.rateLimitNamespace });
   await registerOpenApi(app);
   registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret });
+  registerIdempotency(app, { db: deps.database.db, clock: deps.clock });
   const jobs = await startJobRuntime(deps, app.log, { workers: deps.runWorkers ?? false });
   app.addHook('onClose', () => jobs.stop());
   const { config, clock, database } = deps;

@@ -71,6 +71,11 @@ export const errors = {
   discoveryNotFound: () => new ApiError(404, 'Discovery job not found'),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
+
+  // Idempotency-Key
+  idempotencyKeyReused: () => new ApiError(422, 'This Idempotency-Key was already used with a different request'),
+  idempotencyKeyInFlight: () =>
+    new ApiError(409, 'A request with this Idempotency-Key is still being answered; retry in a moment', {}, { 'retry-after': '1' }),
 } as const;
 
 /** The `message` of a successful answer. */

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { errors } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
+import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { STRIPE_WEBHOOK_ROUTE } from '../http/paths.ts';
 import { errorAnswers, IsoDate, Nullable, sessionAndKeyRoutes } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
@@ -77,17 +78,18 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     app.post(
       url,
       {
-        config: { auth },
+        config: { auth, idempotent: true },
         schema: {
           tags: ['Credits'],
           summary,
           body: CreditCheckoutBody,
+          headers: IdempotencyHeaders,
           response: {
             200: Type.Object({
               ...CheckoutView,
               package: Type.Object({ id: Type.String(), name: Type.String(), credits: Type.Integer(), priceCents: Type.Integer() }),
             }),
-            ...errorAnswers(404, 502),
+            ...errorAnswers(404, 409, 422, 502),
           },
         },
       },
@@ -138,11 +140,12 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     app.post(
       url,
       {
-        config: { auth },
+        config: { auth, idempotent: true },
         schema: {
           tags: ['Subscriptions'],
           summary,
           body: SubscriptionCheckoutBody,
+          headers: IdempotencyHeaders,
           response: {
             200: Type.Object({
               ...CheckoutView,
@@ -153,7 +156,7 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
                 priceCents: Type.Integer({ description: 'the price of the chosen billing cycle' }),
               }),
             }),
-            ...errorAnswers(400, 502),
+            ...errorAnswers(400, 409, 422, 502),
           },
         },
       },

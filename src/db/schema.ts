@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -296,4 +297,21 @@ export const loginCodes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [index('login_codes_account_idx').on(t.accountId)],
+);
+
+/**
+ * Idempotency-Key records: the first answer to a keyed request, replayed to its retries for 24
+ * hours. `response_status` is null while the first request is still being answered.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] })],
 );

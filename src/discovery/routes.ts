@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
+import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
@@ -43,11 +44,12 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
   app.post(
     '/discovery',
     {
-      config: { auth: 'any', rateLimit: { max: deps.config.rateLimits.jobStarts } },
+      config: { auth: 'any', idempotent: true, rateLimit: { max: deps.config.rateLimits.jobStarts } },
       schema: {
         tags: ['Discovery'],
         summary: "Start finding a website's URLs (sitemaps, crawling, or both)",
         body: StartBody,
+        headers: IdempotencyHeaders,
         response: {
           201: Type.Object({
             id: Type.String(),
@@ -60,6 +62,7 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
             createdAt: IsoDate,
             estimatedCompletion: IsoDate,
           }),
+          ...errorAnswers(409, 422),
         },
       },
     },

@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
+import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
@@ -84,13 +85,14 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
   app.post(
     '/generate',
     {
-      config: { auth: 'any', rateLimit: { max: config.rateLimits.jobStarts } },
+      config: { auth: 'any', idempotent: true, rateLimit: { max: config.rateLimits.jobStarts } },
       schema: {
         tags: ['Generation'],
         summary: 'Generate llms.txt (and llms-full.txt) for a website; costs credits',
         description: 'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.',
         body: StartBody,
-        response: { 200: StartView, ...errorAnswers(402) },
+        headers: IdempotencyHeaders,
+        response: { 200: StartView, ...errorAnswers(402, 409, 422) },
       },
     },
     async (request) => {

@@ -133,7 +133,7 @@ describeOnEachDatabase('The HTTP surface', (service, kind) => {
           }
         }
       }
-      assert.deepEqual(errorStatuses('post', '/generate'), ['400', '401', '402', '429']);
+      assert.deepEqual(errorStatuses('post', '/generate'), ['400', '401', '402', '409', '422', '429']);
       assert.deepEqual(errorStatuses('delete', '/generate/{jobId}'), ['400', '401', '403', '404', '409', '429']);
       assert.deepEqual(errorStatuses('post', '/accounts'), ['400', '409', '429']);
       assert.deepEqual(errorStatuses('get', '/credits/verify-session/{sessionId}/api'), ['400', '401', '403', '404', '429', '502']);

@@ -28,11 +28,15 @@ declare module 'fastify' {
     missingHeaderError?: 'authorizationHeaderRequired' | 'apiKeyContextNotFound';
     /** Message when a JWT is presented where only an API key will do. */
     apiKeyOnlyError?: 'apiKeyContextNotFound';
+    /** The route honours `Idempotency-Key` (it starts something that costs or charges). */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     /** The caller a route's auth requirement accepted (set for routes that name one). */
     caller: Caller | null;
     /** The account the request's credentials stand for, if valid, whatever the route accepts. */
     identity: Caller | null;
+    /** The Idempotency-Key record this request answers first, if it carries a new key. */
+    idempotency: { accountId: string; key: string } | null;
   }
 }
