@@ -1,9 +1,11 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
 // One benchmark alone: `npm run bench -- crawl` (names: balance, crawl, generate, quality).
+// The soak under faults runs only when named: `npm run bench -- soak` (a few minutes).
 import { runBalanceBench } from './balance.ts';
 import { runCrawlBench } from './crawl.ts';
 import { runGenerateBench } from './generate.ts';
 import { runQualityBench } from './quality.ts';
+import { runSoakBench } from './soak.ts';
 
 const wanted = new Set(process.argv.slice(2));
 const include = (name: string) => wanted.size === 0 || wanted.has(name);
@@ -24,4 +26,8 @@ if (include('generate')) {
 if (include('quality')) {
   console.log('\n== llms.txt quality on four documentation sites (simple, maxUrls 200) ==');
   await runQualityBench();
+}
+if (wanted.has('soak')) {
+  console.log('\n== Soak: 2 API + 2 worker processes on PostgreSQL, workers killed and frozen ==');
+  await runSoakBench();
 }
