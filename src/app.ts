@@ -1,5 +1,6 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { CredentialCache, listenForRevocations } from './auth/credential-cache.ts';
 import type { AppDeps } from './deps.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { generationRoutes } from './generation/routes.ts';
@@ -45,7 +46,10 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   // Before the OpenAPI routes, so /docs and /docs/json are counted like every other route.
   await registerRateLimits(app, deps.config.rateLimits, { redisUrl: deps.config.redisUrl, namespace: deps.config.rateLimitNamespace });
   await registerOpenApi(app);
-  registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret });
+  const credentials = new CredentialCache();
+  const stopListening = await listenForRevocations(deps.database, credentials, app.log);
+  app.addHook('onClose', stopListening);
+  registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, credentials });
   registerIdempotency(app, { db: deps.database.db, clock: deps.clock });
   const jobs = await startJobRuntime(deps, app.log, { workers: deps.runWorkers ?? false });
   app.addHook('onClose', () => jobs.stop());
@@ -56,9 +60,9 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { database });
-      await api.register(accountRoutes, { db, config, payments });
+      await api.register(accountRoutes, { db, config, payments, credentials });
       await api.register(authRoutes, { db, clock, config, mailer });
-      await api.register(apiKeyRoutes, { db });
+      await api.register(apiKeyRoutes, { db, credentials });
       await api.register(creditRoutes, { db });
       await api.register(planRoutes);
       await api.register(billingRoutes, { db, clock, config, payments });

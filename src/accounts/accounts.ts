@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { announceRevocation } from '../auth/credential-cache.ts';
 import { eq, sql } from 'drizzle-orm';
 import { createApiKey } from '../api-keys/api-keys.ts';
 import type { Database } from '../db/database.ts';
@@ -81,5 +82,8 @@ export async function deleteAccount(
   log?: { warn(obj: object, msg: string): void },
 ): Promise<void> {
   await cancelSubscriptionsOf(db, payments, accountId, log);
-  await db.delete(accounts).where(eq(accounts.id, accountId));
+  await db.transaction(async (tx) => {
+    await tx.delete(accounts).where(eq(accounts.id, accountId));
+    await announceRevocation(tx, { accountId });
+  });
 }

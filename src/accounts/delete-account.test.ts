@@ -76,6 +76,8 @@ describeOnEachDatabase('DELETE /accounts', (service) => {
       billingCycle: 'monthly',
     });
     await db.insert(checkoutSessions).values({ id: `cs_${randomUUID()}`, accountId: id, mode: 'payment', packageId: 'credits_100' });
+    const keyed = await service().request('POST', '/api/v1/discovery', { token: apiKey, body: { url }, headers: { 'idempotency-key': 'seed' } });
+    assert.equal(keyed.status, 201);
     await db.transaction((tx) => spendCredits(tx, { accountId: id, amount: 1, description: 'Generation', siteId }));
     return { id, apiKey, siteIds: [siteId], discoveryIds: [discoveryId] };
   }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { callerOf } from '../http/authenticate.ts';
+import type { CredentialCache } from '../auth/credential-cache.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -57,7 +58,10 @@ const accountView = (a: Account) => ({
   createdAt: a.createdAt.toISOString(),
 });
 
-export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments: PaymentProvider }> = async (app, { db, config, payments }) => {
+export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments: PaymentProvider; credentials: CredentialCache }> = async (
+  app,
+  { db, config, payments, credentials },
+) => {
   app.post(
     '/accounts',
     {
@@ -133,7 +137,9 @@ export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments
       },
     },
     async (request) => {
-      await deleteAccount(db, payments, callerOf(request).accountId, request.log);
+      const { accountId } = callerOf(request);
+      await deleteAccount(db, payments, accountId, request.log);
+      credentials.forget({ accountId });
       return { success: true, message: messages.accountDeleted };
     },
   );

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { apiKeys } from '../db/schema.ts';
 import { errors } from '../errors.ts';
+import { announceRevocation } from '../auth/credential-cache.ts';
 import { randomBase62, sha256 } from '../crypto/secrets.ts';
 
 export const API_KEY_PREFIX = 'llmstxt_';
@@ -49,6 +50,7 @@ export async function revokeApiKey(db: Database, accountId: string, keyId: strin
     if (!owned.some((k) => k.id === keyId)) throw errors.apiKeyNotFound();
     if (owned.length === 1) throw errors.lastApiKey();
     await tx.delete(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId)));
+    await announceRevocation(tx, { apiKeyId: keyId });
   });
 }
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import type { CredentialCache } from '../auth/credential-cache.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
@@ -22,7 +23,7 @@ const view = (k: ApiKeySummary) => ({
   lastUsedAt: k.lastUsedAt?.toISOString() ?? null,
 });
 
-export const apiKeyRoutes: RoutePlugin<{ db: Database }> = async (app, { db }) => {
+export const apiKeyRoutes: RoutePlugin<{ db: Database; credentials: CredentialCache }> = async (app, { db, credentials }) => {
   app.get(
     '/api-keys',
     {
@@ -62,6 +63,8 @@ export const apiKeyRoutes: RoutePlugin<{ db: Database }> = async (app, { db }) =
     },
     async (request) => {
       await revokeApiKey(db, callerOf(request).accountId, request.params.id);
+      // This process refuses the key on its very next request; the others when the notice arrives.
+      credentials.forget({ apiKeyId: request.params.id });
       return { success: true, message: messages.apiKeyRevoked };
     },
   );

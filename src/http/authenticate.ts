@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { authenticateApiKey, looksLikeApiKey } from '../api-keys/api-keys.ts';
+import type { CredentialCache } from '../auth/credential-cache.ts';
 import { verifyAccessToken } from '../auth/tokens.ts';
+import { sha256 } from '../crypto/secrets.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { accounts } from '../db/schema.ts';
@@ -11,6 +13,7 @@ interface AuthDeps {
   db: Database;
   clock: Clock;
   jwtSecret: string;
+  credentials: CredentialCache;
 }
 
 const securityByRequirement: Record<Exclude<AuthRequirement, 'none'>, object[]> = {
@@ -58,17 +61,33 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
 
 const bearerToken = (header: string | undefined) => (header ? /^Bearer +(\S+)$/i.exec(header.trim())?.[1] ?? null : null);
 
-/** The account a token stands for: an API key, or a session's access token. Null when neither. */
+/**
+ * The account a token stands for: an API key, or a session's access token. Null when neither.
+ * What the database said is remembered briefly (see CredentialCache); an access token's
+ * signature and expiry are checked on every request.
+ */
 async function identify(deps: AuthDeps, token: string): Promise<Caller | null> {
   if (looksLikeApiKey(token)) {
+    const credential = `key:${sha256(token)}`;
+    const cached = deps.credentials.get(credential);
+    if (cached) return cached;
     const found = await authenticateApiKey(deps.db, deps.clock, token);
-    return found ? { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId } : null;
+    if (!found) return null;
+    const caller: Caller = { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId };
+    deps.credentials.set(credential, caller);
+    return caller;
   }
   const accountId = await verifyAccessToken(deps, token);
   if (!accountId) return null;
+  const credential = `account:${accountId}`;
+  const cached = deps.credentials.get(credential);
+  if (cached) return cached;
   // A token outlives a deleted account by up to 15 minutes; it must not act for it.
   const [account] = await deps.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-  return account ? { accountId, via: 'jwt', apiKeyId: null } : null;
+  if (!account) return null;
+  const caller: Caller = { accountId, via: 'jwt', apiKeyId: null };
+  deps.credentials.set(credential, caller);
+  return caller;
 }
 
 /** The authenticated caller of a route that declared an auth requirement. */

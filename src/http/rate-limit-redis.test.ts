@@ -32,7 +32,9 @@ describe('Rate limits shared through Redis (REDIS_URL)', () => {
     assert.equal(limited.status, 429);
     assert.match(limited.body.message, /^Too many requests/);
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
-    const otherCaller = await second.request('GET', '/api/v1/credits/packages');
+    // Refused credentials count against the address; another account has a budget of its own.
+    const other = await second.createAccount();
+    const otherCaller = await second.request('GET', '/api/v1/credits/packages', { token: other.apiKey });
     assert.equal(otherCaller.status, 200);
   });
 });

@@ -104,7 +104,7 @@ export interface TestServiceOptions {
 }
 
 /** A port nobody listens on now, so the service knows its public URL before it is built. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as { port: number };
