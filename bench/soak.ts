@@ -25,6 +25,8 @@ interface Figures {
   ledgerMismatches: number;
   sitesLeftProcessing: number;
   duplicateJobsFromRetries: number;
+  completed: number;
+  failed: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,7 +53,7 @@ export async function runSoakBench(): Promise<Figures> {
     spawn(process.execPath, [main, ...args], { env: { ...env, PORT: String(port ?? 0), HOST: '127.0.0.1' }, stdio: 'ignore' });
   const apis = API_PORTS.map((port) => spawnRole(['serve', '--no-worker'], port));
   const workers: ChildProcess[] = [spawnRole(['worker']), spawnRole(['worker'])];
-  const figures: Figures = { jobs: 0, cancels: 0, retries: 0, kills: 0, pauses: 0, serverErrors: 0, drainSeconds: 0, stuckJobs: 0, ledgerMismatches: 0, sitesLeftProcessing: 0, duplicateJobsFromRetries: 0 };
+  const figures: Figures = { jobs: 0, cancels: 0, retries: 0, kills: 0, pauses: 0, serverErrors: 0, drainSeconds: 0, stuckJobs: 0, ledgerMismatches: 0, sitesLeftProcessing: 0, duplicateJobsFromRetries: 0, completed: 0, failed: 0 };
 
   const call = async (method: string, path: string, token?: string, body?: object, headers: Record<string, string> = {}) => {
     const port = pick(API_PORTS);
@@ -146,6 +148,10 @@ export async function runSoakBench(): Promise<Figures> {
       while ((await unfinished()) > 0 && Date.now() - drainStarted < 300_000) await sleep(500);
       figures.drainSeconds = Math.round((Date.now() - drainStarted) / 100) / 10;
       figures.stuckJobs = await unfinished();
+      const ended = await client.query(
+        `SELECT status, count(*)::int AS n FROM (SELECT status FROM generation_jobs UNION ALL SELECT status FROM discovery_jobs) j GROUP BY status`,
+      );
+      for (const row of ended.rows) if (row.status === 'completed' || row.status === 'failed') figures[row.status as 'completed' | 'failed'] = row.n;
       figures.ledgerMismatches = Number(
         (
           await client.query(
