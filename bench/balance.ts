@@ -1,17 +1,16 @@
-// Balance benchmark: GET /api/v1/credits/balance/api (API key lookup, rate limit, three ledger
-// queries, serialization) on PGlite and on PostgreSQL, against a bare Fastify route measured in
-// the same run as the baseline. autocannon, 10 connections, ~5 s each, after a 1 s warm-up.
+// API benchmark: authenticated reads (GET /api/v1/credits/balance/api, GET /api/v1/generate/{jobId})
+// on PGlite and on PostgreSQL, against a bare Fastify route measured in the same run as the
+// baseline. Every server runs in a process of its own (bench/api-server.ts); autocannon runs in
+// this one. 50 connections, BENCH_API_SECONDS (default 10) each, after a 1 s warm-up.
 // Run alone: node bench/balance.ts
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app.ts';
-import { systemClock } from '../src/clock.ts';
-import { loadConfig } from '../src/config.ts';
-import { createTestDatabase, type DatabaseKind } from '../src/testing/databases.ts';
 
-const CONNECTIONS = 10;
-const SECONDS = Number(process.env.BALANCE_BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
+const serverScript = new URL('./api-server.ts', import.meta.url).pathname;
 
 export interface Measurement {
   target: string;
@@ -19,62 +18,51 @@ export interface Measurement {
   p99Ms: number;
   /** requests/s as a share of the bare route's */
   ratioToBare: number;
+  /** p99 latency as a multiple of the bare route's */
+  p99ToBare: number;
 }
 
 export async function runBalanceBench(): Promise<Measurement[]> {
-  const bare = await measureBareRoute();
-  const results: Measurement[] = [{ target: 'bare Fastify route', ...bare, ratioToBare: 1 }];
+  const bareServer = await startServer('bare');
+  let bare: { requestsPerSecond: number; p99Ms: number };
+  try {
+    bare = await load(`${bareServer.url}/bare`, {});
+  } finally {
+    bareServer.stop();
+  }
+  const results: Measurement[] = [{ target: 'bare Fastify route', ...bare, ratioToBare: 1, p99ToBare: 1 }];
   for (const kind of ['pglite', 'postgres'] as const) {
-    const measured = await measureBalance(kind);
-    results.push({ target: `balance/api on ${kind}`, ...measured, ratioToBare: measured.requestsPerSecond / bare.requestsPerSecond });
+    const server = await startServer(kind);
+    try {
+      const auth = { authorization: `Bearer ${server.apiKey}` };
+      for (const [name, path] of [
+        ['balance/api', '/api/v1/credits/balance/api'],
+        ['generate/{jobId}', `/api/v1/generate/${server.jobId}`],
+      ]) {
+        const measured = await load(`${server.url}${path}`, auth);
+        results.push({
+          target: `${name} on ${kind}`,
+          ...measured,
+          ratioToBare: measured.requestsPerSecond / bare.requestsPerSecond,
+          p99ToBare: measured.p99Ms / Math.max(bare.p99Ms, 1),
+        });
+      }
+    } finally {
+      server.stop();
+    }
   }
   printTable(results);
   return results;
 }
 
-async function measureBareRoute(): Promise<{ requestsPerSecond: number; p99Ms: number }> {
-  const app = Fastify({ logger: false });
-  app.get('/bare', async () => ({ balance: 20 }));
-  const url = await listen(app);
-  try {
-    return await load(`${url}/bare`, {});
-  } finally {
-    await app.close();
-  }
-}
-
-async function measureBalance(kind: DatabaseKind): Promise<{ requestsPerSecond: number; p99Ms: number }> {
-  const config = loadConfig({
-    JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256',
-    DATA_DIR: '/nonexistent-bench-data-dir',
-    RATE_LIMIT_PER_CALLER: '1000000',
-    RATE_LIMIT_JOB_STARTS: '1000000',
-    RATE_LIMIT_PUBLIC_PER_IP: '1000000',
-    LOG_LEVEL: 'silent',
+async function startServer(target: 'bare' | 'pglite' | 'postgres'): Promise<{ url: string; apiKey?: string; jobId?: string; stop: () => void }> {
+  const child: ChildProcess = spawn(process.execPath, [serverScript, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = await new Promise<string[]>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (first) => resolve([first]));
+    child.once('exit', (code) => reject(new Error(`the ${target} server exited with ${code}`)));
   });
-  const database = await createTestDatabase(kind);
-  const app = await buildApp({ config, database: database.handle, clock: systemClock }, false);
-  try {
-    const url = await listen(app);
-    config.publicUrl = url;
-    const signUp = await fetch(`${url}/api/v1/accounts`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'bench@example.com', firstName: 'Bench' }),
-    });
-    if (signUp.status !== 201) throw new Error(`sign-up failed: ${signUp.status} ${await signUp.text()}`);
-    const { apiKey } = (await signUp.json()) as { apiKey: string };
-    return await load(`${url}/api/v1/credits/balance/api`, { authorization: `Bearer ${apiKey}` });
-  } finally {
-    await app.close();
-    await database.drop();
-  }
-}
-
-async function listen(app: FastifyInstance | Awaited<ReturnType<typeof buildApp>>): Promise<string> {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
-  return `http://127.0.0.1:${port}`;
+  return { ...JSON.parse(line), stop: () => child.kill('SIGTERM') };
 }
 
 /** A warm-up, then the measured run; any answer other than 200 fails the bench rather than flattering it. */
@@ -89,11 +77,11 @@ async function load(url: string, headers: Record<string, string>): Promise<{ req
 
 function printTable(rows: Measurement[]): void {
   const lines = [
-    ['target', 'req/s', 'p99 ms', 'vs bare'],
-    ...rows.map((r) => [r.target, String(r.requestsPerSecond), String(r.p99Ms), `${(r.ratioToBare * 100).toFixed(1)}%`]),
+    ['target', 'req/s', 'p99 ms', 'req/s vs bare', 'p99 vs bare'],
+    ...rows.map((r) => [r.target, String(r.requestsPerSecond), String(r.p99Ms), r.ratioToBare.toFixed(3), `${r.p99ToBare.toFixed(1)}x`]),
   ];
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
-  console.log(`\nGET /api/v1/credits/balance/api, ${CONNECTIONS} connections, ${SECONDS} s each`);
+  console.log(`\nAuthenticated reads, ${CONNECTIONS} connections, ${SECONDS} s each, load generator in its own process`);
   for (const line of lines) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
 }
 

@@ -11,7 +11,7 @@ const wanted = new Set(process.argv.slice(2));
 const include = (name: string) => wanted.size === 0 || wanted.has(name);
 
 if (include('balance')) {
-  console.log('\n== GET /credits/balance/api against a bare Fastify route ==');
+  console.log('\n== Authenticated reads (balance, job status) against a bare Fastify route ==');
   await runBalanceBench();
 }
 let wget;
