@@ -37,7 +37,12 @@ export async function addCredits(tx: Transaction, type: 'purchase' | 'refund', e
   if (inserted.length === 0) return false;
   await tx
     .update(accounts)
-    .set({ creditBalance: sql`${accounts.creditBalance} + ${entry.amount}` })
+    .set({
+      creditBalance: sql`${accounts.creditBalance} + ${entry.amount}`,
+      ...(type === 'purchase'
+        ? { totalPurchased: sql`${accounts.totalPurchased} + ${entry.amount}` }
+        : { totalUsed: sql`${accounts.totalUsed} - ${entry.amount}` }),
+    })
     .where(eq(accounts.id, entry.accountId));
   return true;
 }
@@ -50,7 +55,7 @@ export async function spendCredits(tx: Transaction, entry: CreditEntry): Promise
   if (!Number.isInteger(entry.amount) || entry.amount <= 0) throw new Error(`credit amount must be a positive integer, got ${entry.amount}`);
   const debited = await tx
     .update(accounts)
-    .set({ creditBalance: sql`${accounts.creditBalance} - ${entry.amount}` })
+    .set({ creditBalance: sql`${accounts.creditBalance} - ${entry.amount}`, totalUsed: sql`${accounts.totalUsed} + ${entry.amount}` })
     .where(and(eq(accounts.id, entry.accountId), gte(accounts.creditBalance, entry.amount)))
     .returning({ balance: accounts.creditBalance });
   if (debited.length === 0) {
@@ -79,14 +84,15 @@ export interface CreditSummary {
 
 /**
  * totalUsed is what was spent net of refunds: a reservation of 10 with 4 refunded counts 6.
- * One statement: the balance page is the API's most frequent read.
+ * One statement, reading the totals the ledger keeps on the account and the latest entries
+ * through the (account, created_at) index: the balance page is the API's most frequent read.
  */
 export async function creditSummary(db: Queryable, accountId: string): Promise<CreditSummary> {
   const t = creditTransactions;
   const result: any = await db.execute(sql`
     SELECT a.credit_balance AS balance,
-      coalesce((SELECT sum(${t.amount}) FROM ${t} WHERE ${t.accountId} = a.id AND ${t.type} = 'purchase'), 0) AS purchased,
-      coalesce((SELECT -sum(${t.amount}) FROM ${t} WHERE ${t.accountId} = a.id AND ${t.type} <> 'purchase'), 0) AS used,
+      a.total_purchased AS purchased,
+      a.total_used AS used,
       coalesce((SELECT json_agg(r) FROM (
         SELECT ${t.id} AS id, ${t.type} AS type, ${t.amount} AS amount, ${t.description} AS description, ${t.createdAt} AS "createdAt"
         FROM ${t} WHERE ${t.accountId} = a.id ORDER BY ${t.createdAt} DESC, ${t.id} DESC LIMIT ${RECENT_TRANSACTIONS}) r), '[]') AS recent

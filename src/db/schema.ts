@@ -32,6 +32,9 @@ export const accounts = pgTable(
     plan: text('plan').notNull().default('free'),
     /** Cached sum of the account's credit_transactions, kept in step in the same transaction. */
     creditBalance: integer('credit_balance').notNull().default(0),
+    /** Lifetime sums kept by the ledger with each entry: credits bought (and granted), and spent net of refunds. */
+    totalPurchased: integer('total_purchased').notNull().default(0),
+    totalUsed: integer('total_used').notNull().default(0),
     billingCustomerId: text('billing_customer_id').unique(),
     ...timestamps,
   },

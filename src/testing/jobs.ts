@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
-import { eq, sql } from 'drizzle-orm';
-import { accounts, creditTransactions } from '../db/schema.ts';
+import { eq } from 'drizzle-orm';
+import { creditTransactions } from '../db/schema.ts';
+import { readLedger } from './ledger.ts';
 import type { TestService } from './service.ts';
 
 /** Polls a job until it ends, checking the contract's state rules on every look. */
@@ -34,14 +35,9 @@ export async function waitForGeneration(service: TestService, token: string, job
   }
 }
 
-/** The cached balance and the sum of the ledger rows, which must always agree. */
+/** The account's balance and ledger rows, after checking they agree (see readLedger). */
 export async function ledgerOf(service: TestService, accountId: string) {
-  const [account] = await service.db.select({ balance: accounts.creditBalance }).from(accounts).where(eq(accounts.id, accountId));
-  const [sum] = await service.db
-    .select({ total: sql<string>`coalesce(sum(${creditTransactions.amount}), 0)` })
-    .from(creditTransactions)
-    .where(eq(creditTransactions.accountId, accountId));
+  const { balance } = await readLedger(service, accountId);
   const rows = await service.db.select().from(creditTransactions).where(eq(creditTransactions.accountId, accountId));
-  assert.equal(Number(sum.total), account.balance, 'the balance must equal the sum of the ledger');
-  return { balance: account.balance, rows };
+  return { balance, rows };
 }

@@ -5,25 +5,19 @@
  * hosted pages clicked over HTTP, its own signed events).
  */
 import assert from 'node:assert/strict';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { accounts, creditTransactions, localPayEvents, localPayObjects } from '../../db/schema.ts';
+import { accounts, localPayEvents, localPayObjects } from '../../db/schema.ts';
 import { PLANS, priceFor } from '../../plans/plans.ts';
 import type { TestService } from '../../testing/service.ts';
 import type { LocalPaymentProvider } from '../local/provider.ts';
+import { readLedger } from '../../testing/ledger.ts';
 import type { FakeStripeServer } from './fake-stripe-server.ts';
 
 export const WEBHOOK = '/api/v1/webhooks/stripe';
 
-/** The cached balance and the sum of the ledger rows, which must always agree. */
-export async function ledger(service: TestService, accountId: string): Promise<{ balance: number; sum: number; rows: number }> {
-  const [account] = await service.db.select({ balance: accounts.creditBalance }).from(accounts).where(eq(accounts.id, accountId));
-  const [totals] = await service.db
-    .select({ sum: sql<string>`coalesce(sum(${creditTransactions.amount}), 0)`, rows: sql<string>`count(*)` })
-    .from(creditTransactions)
-    .where(eq(creditTransactions.accountId, accountId));
-  return { balance: account.balance, sum: Number(totals.sum), rows: Number(totals.rows) };
-}
+/** The cached balance and the sum of the ledger rows (checked to agree, totals included). */
+export const ledger = readLedger;
 
 export async function assertLedgerConsistent(service: TestService, accountId: string, expectedBalance: number): Promise<void> {
   const { balance, sum } = await ledger(service, accountId);
