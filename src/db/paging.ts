@@ -1,5 +1,5 @@
 import { count, type SQL } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './database.ts';
 
 /** Which page of a listing a caller asks for (pages count from 1). */
@@ -16,18 +16,18 @@ export interface Page<T> {
 }
 
 /**
- * One page of a listing and the number of rows it has in all, read together. `readRows` gets
- * the window to apply (`.limit(limit).offset(offset)`) to its own ordered query.
+ * One page of a listing and the number of rows it has in all, read together. `rows` is the
+ * listing's ordered query (`.$dynamic()`), to which the page's window is applied here.
  */
-export async function readPage<T>(
+export async function readPage<Q extends PgSelect>(
   db: Database,
   listing: { table: PgTable; where: SQL | undefined },
   request: PageRequest,
-  readRows: (window: { limit: number; offset: number }) => Promise<T[]>,
-): Promise<Page<T>> {
-  const [rows, [{ total }]] = await Promise.all([
-    readRows({ limit: request.limit, offset: (request.page - 1) * request.limit }),
+  rows: Q,
+): Promise<Page<Awaited<Q>[number]>> {
+  const [found, [{ total }]] = await Promise.all([
+    rows.limit(request.limit).offset((request.page - 1) * request.limit),
     db.select({ total: count() }).from(listing.table).where(listing.where),
   ]);
-  return { rows, total, page: request.page, totalPages: Math.ceil(total / request.limit) };
+  return { rows: found as Awaited<Q>[number][], total, page: request.page, totalPages: Math.ceil(total / request.limit) };
 }

@@ -46,23 +46,20 @@ export async function getDiscovery(db: Database, accountId: string, id: string):
 
 export async function listDiscoveries(db: Database, accountId: string, query: { status?: string; limit: number }) {
   const where = and(eq(discoveryJobs.accountId, accountId), query.status ? eq(discoveryJobs.status, query.status) : undefined);
-  const { rows, total } = await readPage(db, { table: discoveryJobs, where }, { page: 1, limit: query.limit }, ({ limit }) =>
-    db.select().from(discoveryJobs).where(where).orderBy(desc(discoveryJobs.createdAt), desc(discoveryJobs.id)).limit(limit),
-  );
+  const newestFirst = db.select().from(discoveryJobs).where(where).orderBy(desc(discoveryJobs.createdAt), desc(discoveryJobs.id)).$dynamic();
+  const { rows, total } = await readPage(db, { table: discoveryJobs, where }, { page: 1, limit: query.limit }, newestFirst);
   return { jobs: rows, total };
 }
 
 export async function listDiscoveredUrls(db: Database, accountId: string, id: string, query: PageRequest) {
   await getDiscovery(db, accountId, id);
   const where = eq(discoveredUrls.discoveryId, id);
-  const { rows, ...page } = await readPage(db, { table: discoveredUrls, where }, query, ({ limit, offset }) =>
-    db
-      .select({ url: discoveredUrls.url, source: discoveredUrls.source, lastModified: discoveredUrls.lastModified })
-      .from(discoveredUrls)
-      .where(where)
-      .orderBy(asc(discoveredUrls.position))
-      .limit(limit)
-      .offset(offset),
-  );
+  const inOrderFound = db
+    .select({ url: discoveredUrls.url, source: discoveredUrls.source, lastModified: discoveredUrls.lastModified })
+    .from(discoveredUrls)
+    .where(where)
+    .orderBy(asc(discoveredUrls.position))
+    .$dynamic();
+  const { rows, ...page } = await readPage(db, { table: discoveredUrls, where }, query, inOrderFound);
   return { urls: rows, ...page };
 }

@@ -22,9 +22,8 @@ export async function getOwnedSite(db: Database, accountId: string, siteId: stri
 
 export async function listSites(db: Database, accountId: string, query: PageRequest & { status?: string }) {
   const where = and(eq(sites.accountId, accountId), query.status ? eq(sites.status, query.status) : undefined);
-  const { rows, ...page } = await readPage(db, { table: sites, where }, query, ({ limit, offset }) =>
-    db.select().from(sites).where(where).orderBy(desc(sites.updatedAt), desc(sites.id)).limit(limit).offset(offset),
-  );
+  const ordered = db.select().from(sites).where(where).orderBy(desc(sites.updatedAt), desc(sites.id)).$dynamic();
+  const { rows, ...page } = await readPage(db, { table: sites, where }, query, ordered);
   return { sites: rows, ...page };
 }
 
@@ -45,7 +44,10 @@ export async function fileKindsBySite(db: Database, siteIds: string[]): Promise<
 export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: PageRequest & { status?: string }) {
   await getOwnedSite(db, accountId, siteId);
   const where = and(eq(mappedUrls.siteId, siteId), query.status ? eq(mappedUrls.status, query.status) : undefined);
-  const { rows, ...page } = await readPage(db, { table: mappedUrls, where }, query, ({ limit, offset }) =>
+  const { rows, ...page } = await readPage(
+    db,
+    { table: mappedUrls, where },
+    query,
     db
       .select({
         id: mappedUrls.id,
@@ -59,8 +61,7 @@ export async function listMappedUrls(db: Database, accountId: string, siteId: st
       .from(mappedUrls)
       .where(where)
       .orderBy(asc(mappedUrls.position))
-      .limit(limit)
-      .offset(offset),
+      .$dynamic(),
   );
   return { urls: rows, ...page };
 }
