@@ -10,6 +10,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts/build-web.mjs scripts/
 COPY web web
+# The one server module the dashboard shares: its list of client routes.
+COPY src/web/client-routes.ts src/web/
 # Not through npm: npm would put node_modules/.bin (the unset-up `node` package) first on PATH.
 RUN node scripts/build-web.mjs
 

@@ -11,17 +11,28 @@ import { describeOnEachDatabase } from '../testing/service.ts';
 
 const srcDir = new URL('..', import.meta.url).pathname;
 
-function sourceFiles(dir: string): Array<{ path: string; text: string }> {
+/** The service's sources below `dir`, tests and the folders named in `skip` left out. */
+function sourceFiles(dir: string, skip: readonly string[]): Array<{ path: string; text: string }> {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    // The test harness and the dashboard's own client routes (src/web/) may repeat API paths.
-    if (entry.isDirectory()) return entry.name === 'testing' || entry.name === 'web' ? [] : sourceFiles(path);
+    if (entry.isDirectory()) return skip.includes(entry.name) ? [] : sourceFiles(path, skip);
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [{ path, text: readFileSync(path, 'utf8') }] : [];
   });
 }
 
+test('the server imports nothing outside src/ (the Docker image holds src/ and no other sources)', () => {
+  // The test harness is not in the image.
+  const outside = sourceFiles(srcDir, ['testing']).flatMap(({ path, text }) =>
+    [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)]
+      .map((m) => join(path, '..', m[1]))
+      .filter((target) => !target.startsWith(srcDir))
+      .map((target) => `${path} → ${target}`),
+  );
+  assert.deepEqual(outside, []);
+});
+
 test('no handler casts request data: the route schemas type it', () => {
-  const casts = sourceFiles(srcDir).flatMap(({ path, text }) =>
+  const casts = sourceFiles(srcDir, ['testing']).flatMap(({ path, text }) =>
     [...text.matchAll(/\brequest\.(?:body|query|params|headers)\b[^;\n]*?\bas\s+[\w{(]/g)].map((m) => `${path}: ${m[0]}`),
   );
   assert.deepEqual(casts, []);
@@ -30,7 +41,8 @@ test('no handler casts request data: the route schemas type it', () => {
 describeOnEachDatabase('Route paths', (service) => {
   test('every route the API documents is written literally once in the source, in one file', async () => {
     const { body: doc } = await service().request('GET', `${API_PREFIX}/openapi.json`);
-    const files = sourceFiles(srcDir);
+    // The test harness and the dashboard's own client routes (src/web/) may repeat API paths.
+    const files = sourceFiles(srcDir, ['testing', 'web']);
     const routes = Object.entries<object>(doc.paths).map(([path, operations]) => ({
       path: path.slice(API_PREFIX.length).replace(/\{(\w+)\}/g, ':$1'),
       // one definition per method; a HEAD comes with its GET

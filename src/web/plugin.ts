@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { messages } from '../errors.ts';
 import type { App } from '../http/types.ts';
-import { CLIENT_ROUTES } from '../../web/src/routes.ts';
+import { CLIENT_ROUTES } from './client-routes.ts';
 
 export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 

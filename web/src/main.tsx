@@ -7,7 +7,7 @@ import { DashboardPage } from './dashboard.tsx';
 import { DiscoveryJobPage, DiscoveryPage } from './discovery.tsx';
 import { PricingPage } from './pricing.tsx';
 import { navigate, onLinkClick, useLocation } from './router.ts';
-import { matchClientRoute, type ClientRoute } from './routes.ts';
+import { matchClientRoute, type ClientRoute } from '../../src/web/client-routes.ts';
 import { SitePage, SitesPage } from './sites.tsx';
 import { PageHeading } from './ui.tsx';
 import './style.css';

@@ -1,7 +1,8 @@
 /**
  * The dashboard's pages, listed once: the server answers index.html at each of them
- * (src/web/plugin.ts), so a reload or a deep link works, and the client renders them (main.tsx).
- * Plain TypeScript with no DOM: Node imports it as it is, Vite bundles it.
+ * (plugin.ts), so a reload or a deep link works, and the client renders them (web/src/main.tsx).
+ * It lives under src/ because the server must run from src/ alone (the Docker image holds no
+ * web/src); plain TypeScript with no DOM, so Node imports it as it is and Vite bundles it.
  */
 export const CLIENT_ROUTES = [
   { path: '/', public: true },
