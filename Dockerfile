@@ -30,5 +30,6 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# Node itself, not npm: SIGTERM reaches it and it stops cleanly (src/main.ts).
-CMD ["node", "src/main.ts", "serve"]
+# Node itself, not npm: SIGTERM reaches it and it stops cleanly (src/main.ts). --liftoff-only:
+# the embedded database's WebAssembly stays on V8's baseline compiler (docs/decisions.md, "Memory").
+CMD ["node", "--liftoff-only", "src/main.ts", "serve"]

@@ -1,8 +1,9 @@
 // End-to-end generation benchmark: the real service (a child process, embedded PGlite, as
 // `npm start` runs it) generates llms.txt for the PostgreSQL 15 manual served by nginx, maxUrls
 // 1000, for simple and enhanced (against the fake model server) with and without full text.
-// Reports pages/s, time to a completed job and the service's peak RSS, beside wget's crawl of the
-// same site (measured by the crawl benchmark in the same run, or here when run alone).
+// Reports pages/s, time to a completed job and the service's peak RSS, beside the peak of an idle
+// service on a new data folder (the embedded database's floor) and wget's crawl of the same site
+// (measured by the crawl benchmark in the same run, or here when run alone).
 // Run alone: node bench/generate.ts
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -37,9 +38,10 @@ export async function runGenerateBench(wgetBaseline?: Measurement): Promise<Gene
   try {
     const site = `http://127.0.0.1:${nginx.port}/index.html`;
     const wget = wgetBaseline ?? runWget(site, work);
+    const floorMb = await idleFloor(work);
     const results: GenerationMeasurement[] = [];
     for (const scenario of SCENARIOS) results.push(await runScenario(scenario, site, model.baseURL, work));
-    printTable(results, wget);
+    printTable(results, wget, floorMb);
     return results;
   } finally {
     await model.close();
@@ -61,6 +63,17 @@ async function runScenario(scenario: Scenario, site: string, modelUrl: string, w
   }
 }
 
+/** Peak RSS of a service that started on a new data folder and did nothing else: the embedded database's floor. */
+async function idleFloor(work: string): Promise<number> {
+  const service = await startBenchService(work);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return service.peakRssMb();
+  } finally {
+    await service.stop();
+  }
+}
+
 export interface BenchService {
   base: string;
   peakRssMb(): number;
@@ -68,15 +81,16 @@ export interface BenchService {
 }
 
 /**
- * The real service in a child process, as `npm start` runs it, on a new embedded database.
+ * The real service in a child process, as `npm start` runs it (same node flags), on a new embedded database.
  * BENCH_SERVICE_DIR runs another checkout's service (an earlier commit, for before/after figures; it must
  * run under type stripping as this one does, or be started with its own loader).
  */
 export async function startBenchService(work: string, env: Record<string, string> = {}): Promise<BenchService> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'data-'));
-  const service = spawn(process.execPath, ['src/main.ts', 'serve'], {
-    cwd: process.env.BENCH_SERVICE_DIR ?? process.cwd(),
+  const cwd = process.env.BENCH_SERVICE_DIR ?? process.cwd();
+  const service = spawn(process.execPath, startArguments(cwd), {
+    cwd,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', SIGNUP_CREDITS: '100000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -93,6 +107,14 @@ export async function startBenchService(work: string, env: Record<string, string
     throw error;
   }
   return { base, stop, peakRssMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024 };
+}
+
+/** `npm start`'s arguments to node (its flags, the entry point and `serve`), from the checkout's package.json. */
+function startArguments(checkout: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const [command, ...args] = scripts.start.split(/\s+/);
+  if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
+  return args;
 }
 
 /** One generation job through the API, from a new account; the completed job and its page count. */
@@ -134,7 +156,7 @@ async function post(url: string, body: unknown, token?: string): Promise<any> {
   return response.json();
 }
 
-function printTable(results: GenerationMeasurement[], wget: Measurement): void {
+function printTable(results: GenerationMeasurement[], wget: Measurement, floorMb: number): void {
   console.log('\nEnd-to-end generation, PostgreSQL 15 manual, maxUrls 1000 (service on PGlite, fake model for enhanced)');
   console.log('scenario                  pages   s to completed   pages/s   ×wget pages/s   peak RSS MB');
   for (const r of results) {
@@ -142,6 +164,7 @@ function printTable(results: GenerationMeasurement[], wget: Measurement): void {
       `${r.scenario.padEnd(24)} ${String(r.pages).padStart(6)} ${r.secondsToCompleted.toFixed(1).padStart(16)} ${r.pagesPerSecond.toFixed(0).padStart(9)} ${(r.pagesPerSecond / wget.pagesPerSecond).toFixed(2).padStart(15)} ${r.peakRssMb.toFixed(0).padStart(13)}`,
     );
   }
+  console.log(`${'idle service (floor)'.padEnd(24)} ${'-'.padStart(6)} ${'-'.padStart(16)} ${'-'.padStart(9)} ${'-'.padStart(15)} ${floorMb.toFixed(0).padStart(13)}`);
   console.log(`${'wget -r (baseline)'.padEnd(24)} ${String(wget.pages).padStart(6)} ${wget.seconds.toFixed(1).padStart(16)} ${wget.pagesPerSecond.toFixed(0).padStart(9)} ${'1.00'.padStart(15)} ${wget.peakRssMb.toFixed(0).padStart(13)}`);
 }
 

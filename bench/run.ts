@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
-// One benchmark alone: `npm run bench -- crawl` (names: balance, crawl, generate, quality).
+// One benchmark alone: `npm run bench -- crawl` (names: balance, pickup, crawl, generate, quality).
 // The soak under faults runs only when named: `npm run bench -- soak` (a few minutes).
 import { runBalanceBench } from './balance.ts';
 import { runCrawlBench } from './crawl.ts';
 import { runGenerateBench } from './generate.ts';
+import { runPickupBench } from './pickup.ts';
 import { runQualityBench } from './quality.ts';
 import { runSoakBench } from './soak.ts';
 
@@ -13,6 +14,10 @@ const include = (name: string) => wanted.size === 0 || wanted.has(name);
 if (include('balance')) {
   console.log('\n== Authenticated reads (balance, job status) against a bare Fastify route ==');
   await runBalanceBench();
+}
+if (include('pickup')) {
+  console.log('\n== Job pickup on an idle worker (PGlite, PostgreSQL) ==');
+  await runPickupBench();
 }
 let wget;
 if (include('crawl')) {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eq } from 'drizzle-orm';
-import { accounts, generationJobs, sites } from '../db/schema.ts';
+import { accounts, generationJobs, mappedUrls, sites } from '../db/schema.ts';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
@@ -191,13 +191,16 @@ describeOnEachDatabase(
       assert.equal(listed.body.total, 0);
     });
 
-    test('exports markdown for paid plans only, as JSON or a combined download', async () => {
+    test('exports markdown for paid plans only, as JSON or a combined download; pages simple did not read are fetched then', async () => {
       const { id: accountId, apiKey } = await service().createAccount();
       const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { generationMethod: 'simple', maxUrls: 10 } } });
       const job = await waitForGeneration(service(), apiKey, start.body.jobId);
       const refused = await service().request('GET', `/api/v1/sites/${job.siteId}/markdown/export`, { token: apiKey });
       assert.equal(refused.status, 403);
       assert.deepEqual(refused.body, { message: 'Markdown export requires a paid plan' });
+
+      const storedMarkdown = async () => (await service().db.select({ markdown: mappedUrls.markdown }).from(mappedUrls).where(eq(mappedUrls.siteId, job.siteId))).map((row) => row.markdown);
+      assert.deepEqual(await storedMarkdown(), site.pagePaths.map(() => null), 'simple without full text reads no content');
 
       await service().db.update(accounts).set({ plan: 'starter' }).where(eq(accounts.id, accountId));
       const individual = await service().request('GET', `/api/v1/sites/${job.siteId}/markdown/export`, { token: apiKey });
@@ -207,6 +210,7 @@ describeOnEachDatabase(
       assert.equal(individual.body.files.length, site.pagePaths.length);
       const gs = individual.body.files.find((f: any) => f.url.endsWith('/docs/getting-started'));
       assert.match(gs.markdown, /npm install -g acme-cli/);
+      assert.ok((await storedMarkdown()).every((markdown) => markdown && markdown.length > 0), 'the fetched markdown is kept');
 
       const combined = await service().request('GET', `/api/v1/sites/${job.siteId}/markdown/export?format=combined&fresh=true`, { token: apiKey });
       assert.equal(combined.status, 200);

@@ -81,3 +81,15 @@ export function findRepeatedDescriptions(
   const repeated = new Set([...counts].filter(([, count]) => count >= threshold).map(([key]) => key));
   return (text) => repeated.has(compactKey(text ?? ''));
 }
+
+const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
+const LEGAL_NOTICE = /^(?:©|\(c\)|copyright\b)|\ball rights reserved\b|\bwe use cookies\b/i;
+
+/**
+ * A paragraph with a real sentence in it: not a byline, a date, a legal notice, a list of links
+ * (`linkChars`: how much of its text is link text) or a placeholder.
+ */
+export function isMeaningfulParagraph(text: string, linkChars: number): boolean {
+  if (text.length < 40 || tokenize(text).length < 6 || BYLINE_OR_DATE.test(text) || LEGAL_NOTICE.test(text)) return false;
+  return linkChars <= text.length * 0.6 && !isBoilerplateDescription(text);
+}

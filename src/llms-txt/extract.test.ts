@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage, firstMeaningfulParagraph, titleFromUrl } from './extract.ts';
+import { extractPage, firstMeaningfulParagraph, pageFromOutline, titleFromUrl } from './extract.ts';
+import { outlinePage } from './outline.ts';
 import { DOMParser } from 'linkedom';
 
 const ARTICLE = `
@@ -138,5 +139,31 @@ describe('extractPage on documentation sites', () => {
   test('replaces a generator’s placeholder title', () => {
     const result = extractPage(sphinxPage('&lt;no title&gt;', '<p>This note is included in other pages and has no title of its own.</p>'), 'https://docs.acme.dev/includes/note.html');
     assert.equal(result.title, 'Note');
+  });
+});
+
+describe('pageFromOutline', () => {
+  const url = 'https://docs.acme.dev/guides/install';
+  // Headings may differ: Readability turns an article's <h1> into an <h2>.
+  const fields = ({ title, fullTitle, description, descriptionSource, metaDescription, siteName, lang, firstParagraph, h1 }: ReturnType<typeof extractPage>) =>
+    ({ title, fullTitle, description, descriptionSource, metaDescription, siteName, lang, firstParagraph, h1 });
+
+  test('reads what extraction reads from meta tags, JSON-LD, the title and the first paragraph, without markdown', () => {
+    const pages = [
+      page(`<title>Installing widgets | Acme Docs</title>
+        <meta property="og:title og:alt" content="Installing widgets | Acme Docs">
+        <meta property="og:site_name" content="Acme Docs">
+        <meta name="description" content="Put up a shelf of Acme widgets in minutes, without tools.">`),
+      page('<title>Installing widgets</title><meta name="description" content="Welcome to our website">'),
+      page(`<title>Widgets</title><script type="application/ld+json">{"@type": "TechArticle", "headline": "Installing Acme widgets",
+        "description": "Every step of putting up a shelf.", "publisher": {"name": "Acme"}}</script>`, ARTICLE, 'de'),
+      page('<title>Installing widgets</title>', '<p>Read <a href="/a">the first guide</a>, <a href="/b">the second guide</a> and <a href="/c">the third one too</a>.</p>' + ARTICLE),
+    ];
+    for (const html of pages) {
+      const outlined = pageFromOutline(outlinePage(html, url));
+      assert.deepEqual(fields({ ...outlined, markdown: '', url, truncated: false }), fields(extractPage(html, url)));
+      assert.equal(outlined.markdown, null);
+      assert.deepEqual(outlined.headings, ['What you need', 'Steps']);
+    }
   });
 });

@@ -1,11 +1,12 @@
 // One page's HTML → its title, description, site name, language and main content as markdown.
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { isBoilerplateDescription } from './boilerplate.ts';
+import { isBoilerplateDescription, isMeaningfulParagraph } from './boilerplate.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
-import { readMetadata, type PageMetadata } from './metadata.ts';
-import { normalizeWhitespace, summarizeToSentences, tokenize } from './text.ts';
+import { metadataFromHead, readMetadata, type PageMetadata } from './metadata.ts';
+import type { PageOutline } from './outline.ts';
+import { normalizeWhitespace, summarizeToSentences } from './text.ts';
 import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
 
 export interface ExtractedPage {
@@ -20,8 +21,8 @@ export interface ExtractedPage {
   metaDescription: string | null;
   siteName: string | null;
   lang: string | null;
-  /** Main content as markdown. */
-  markdown: string;
+  /** Main content as markdown; null when the page was read from its outline only. */
+  markdown: string | null;
   /** First meaningful paragraph of the main content, as plain text ('' when none). */
   firstParagraph: string;
   h1: string | null;
@@ -44,25 +45,52 @@ export const CONTENT_DESCRIPTION_MAX_CHARS = 200;
 /** Below this much text, Readability's result is compared with the page's <main>/<article>/<body>. */
 const THIN_ARTICLE_CHARS = 250;
 const MAX_HEADINGS = 30;
+const MAX_HEADING_CHARS = 120;
 
-export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage & { markdown: string } {
   const prepared = prepareHtml(html, { maxRawChars: options.maxRawHtmlChars, maxParsedChars: options.maxParsedHtmlChars });
   const doc = parseHtml(prepared.html);
   const baseUrl = resolveUrl(doc.querySelector('base[href]')?.getAttribute('href') ?? null, url, ['http:', 'https:']) ?? url;
   const metadata = readMetadata(doc);
-  const siteNames = [metadata.siteName, ...hostNames(url)].filter((name): name is string => Boolean(name));
   const h1s = doc.querySelectorAll('h1');
   const onlyH1 = h1s.length === 1 ? normalizeWhitespace(h1s[0].textContent) || null : null;
-  const title = chooseTitle(metadata, siteNames, url, onlyH1);
 
   const content = mainContent(doc, prepared.html);
   const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
   if (content) trimToText(content, maxMarkdownChars);
-  const markdown = content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '';
-  const firstParagraph = content ? firstMeaningfulParagraph(content) : '';
-  const headings = content ? headingTexts(content) : [];
+  return assemblePage(url, metadata, onlyH1, {
+    markdown: content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '',
+    firstParagraph: content ? firstMeaningfulParagraph(content) : '',
+    headings: content ? headingTexts(content) : [],
+    truncated: prepared.truncated,
+  });
+}
 
+/**
+ * The page as its one-pass outline read it, without main-content extraction: what the `simple`
+ * method needs when no llms-full.txt is asked for (no markdown; the first paragraph and headings
+ * come from outside the page's navigation and chrome rather than from its main content).
+ */
+export function pageFromOutline(outline: PageOutline): ExtractedPage {
+  const onlyH1 = outline.h1Count === 1 ? outline.h1 : null;
+  return assemblePage(outline.url, metadataFromHead(outline.head), onlyH1, {
+    markdown: null,
+    firstParagraph: outline.firstParagraph,
+    headings: outline.headings.filter((heading) => heading.length <= MAX_HEADING_CHARS),
+    truncated: false,
+  });
+}
+
+function assemblePage<Markdown extends string | null>(
+  url: string,
+  metadata: PageMetadata,
+  onlyH1: string | null,
+  content: Pick<ExtractedPage, 'firstParagraph' | 'headings' | 'truncated'> & { markdown: Markdown },
+): ExtractedPage & { markdown: Markdown } {
+  const siteNames = [metadata.siteName, ...hostNames(url)].filter((name): name is string => Boolean(name));
+  const title = chooseTitle(metadata, siteNames, url, onlyH1);
   const metaDescription = metadata.descriptions.find((text) => !isBoilerplateDescription(text, title)) ?? null;
+  const { firstParagraph } = content;
   const description = metaDescription
     ? summarizeToSentences(metaDescription, META_DESCRIPTION_MAX_CHARS)
     : firstParagraph
@@ -78,11 +106,8 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
     metaDescription,
     siteName: metadata.siteName,
     lang: metadata.lang,
-    markdown,
-    firstParagraph,
     h1: metadata.h1,
-    headings,
-    truncated: prepared.truncated,
+    ...content,
   };
 }
 
@@ -201,18 +226,12 @@ function trimToText(root: HTMLElement, maxChars: number): void {
   if ((root.textContent?.length ?? 0) > maxChars) visit(root);
 }
 
-const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
-const LEGAL_NOTICE = /^(?:©|\(c\)|copyright\b)|\ball rights reserved\b|\bwe use cookies\b/i;
-
-/** The first paragraph with a real sentence in it: not a byline, a date, a legal notice, a link list or a placeholder. */
+/** The first paragraph with a real sentence in it (see isMeaningfulParagraph). */
 export function firstMeaningfulParagraph(root: HTMLElement): string {
   for (const paragraph of root.querySelectorAll('p')) {
     const text = normalizeWhitespace(paragraph.textContent);
-    if (text.length < 40 || tokenize(text).length < 6 || BYLINE_OR_DATE.test(text) || LEGAL_NOTICE.test(text)) continue;
-    const linkText = [...paragraph.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
-    if (linkText > text.length * 0.6) continue;
-    if (isBoilerplateDescription(text)) continue;
-    return text;
+    const linkChars = [...paragraph.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
+    if (isMeaningfulParagraph(text, linkChars)) return text;
   }
   return '';
 }
@@ -221,7 +240,7 @@ function headingTexts(root: HTMLElement): string[] {
   const headings: string[] = [];
   for (const heading of root.querySelectorAll('h2, h3')) {
     const text = normalizeWhitespace(heading.textContent);
-    if (text && text.length <= 120) headings.push(text);
+    if (text && text.length <= MAX_HEADING_CHARS) headings.push(text);
     if (headings.length >= MAX_HEADINGS) break;
   }
   return headings;

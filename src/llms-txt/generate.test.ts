@@ -84,6 +84,25 @@ describe('generateLlmsTxt', () => {
     assert.equal(progress.filter((p) => p.phase === 'extract').length, 7);
   });
 
+  test('simple without llms-full.txt reads pages from their outlines: the same llms.txt, no markdown kept', async () => {
+    const glossary = {
+      url: 'https://acme.dev/glossary',
+      html: `<html><head><title>Glossary</title></head><body><main><h1>Glossary</h1><dl><dt>Shelf</dt>
+        <dd><p>A row of widgets mounted on one wall, held by two brackets per metre.</p></dd></dl></main></body></html>`,
+    };
+    const site = [...SITE, glossary];
+    const withFullText = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true });
+    const fromOutlines = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.equal(fromOutlines.llmsTxt, withFullText.llmsTxt);
+    assert.equal(fromOutlines.llmsFullTxt, null);
+    assert.match(fromOutlines.llmsTxt, /\[Glossary\]\(https:\/\/acme\.dev\/glossary\): A row of widgets mounted on one wall/);
+    // The glossary's only text sits in a definition list, outside what an outline reads: it is extracted.
+    assert.deepEqual(
+      fromOutlines.pages.filter((page) => page.markdown !== null).map((page) => page.url),
+      ['https://acme.dev/glossary'],
+    );
+  });
+
   test('enhanced without a provider: key sentences from the built-in describer', async () => {
     const result = await generateLlmsTxt(SITE, { siteUrl: 'https://acme.dev/', method: 'enhanced' });
     assert.equal(result.llmsFullTxt, null);

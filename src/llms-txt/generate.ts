@@ -7,7 +7,7 @@ import { findRepeatedDescriptions } from './boilerplate.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { describePage } from './description.ts';
-import { extractPage, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
+import { extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
 import { outlinePage, type PageOutline } from './outline.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
@@ -101,11 +101,13 @@ export async function generateLlmsTxt(
       continue;
     }
     const outline = outlinePage(page.html, url);
-    const candidate: Candidate = { page: { ...page, url }, outline, aliases: [] };
+    const fromOutline = extractor.readsFromOutline(outline);
+    // A page read from its outline needs its HTML no longer.
+    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html }, outline, aliases: [], fromOutline };
     byBody.set(body, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen.
-    if (arrived.length <= maxPages) extractor.start(candidate);
+    if (arrived.length <= maxPages && !fromOutline) extractor.start(candidate);
     onProgress?.({ phase: 'extract', done: arrived.length, total: null });
     if (!options.extractor) await yieldToEventLoop();
   }
@@ -164,19 +166,31 @@ interface Candidate {
   outline: PageOutline;
   /** Other URLs with the same body. */
   aliases: string[];
+  /** Read from its outline alone, without main-content extraction (see readsFromOutline). */
+  fromOutline: boolean;
   extracted?: Promise<ExtractedPage>;
 }
 
-/** Extraction of chosen pages: inline, or through the caller's worker pool with a bounded number in flight. */
+/**
+ * Extraction of chosen pages: inline, or through the caller's worker pool with a bounded number in
+ * flight. `simple` without llms-full.txt needs no page's content when its outline already says
+ * what the page is (a purpose line or a first paragraph): those pages are read from their outline.
+ */
 function createExtraction(options: GenerateOptions) {
+  const needsContent = options.method === 'enhanced' || Boolean(options.fullText);
   const extractOne = options.extractor ?? (async (page: PageInput, url: string) => extractPage(page.html, url, options.extract));
   const limit = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
   let active = 0;
   const waiting: Array<() => void> = [];
   const state = {
     failures: 0,
+    readsFromOutline: (outline: PageOutline) => !needsContent && Boolean(outline.purposeLine || outline.firstParagraph),
     start(candidate: Candidate) {
       if (candidate.extracted) return;
+      if (candidate.fromOutline) {
+        candidate.extracted = Promise.resolve(pageFromOutline(candidate.outline));
+        return;
+      }
       const page = { ...candidate.page };
       candidate.extracted = (async () => {
         while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -226,7 +240,8 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
   let errors: string[] = [];
   if (options.method === 'enhanced') {
     const describer = options.describer ?? createExtractiveDescriber();
-    const result = await describer.describe({ url: options.siteUrl, ...site }, pages, {
+    const toDescribe = pages.map((page) => ({ ...page, markdown: page.markdown ?? '' }));
+    const result = await describer.describe({ url: options.siteUrl, ...site }, toDescribe, {
       signal,
       onProgress: (done, total) => onProgress?.({ phase: 'describe', done, total }),
     });

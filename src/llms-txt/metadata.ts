@@ -18,11 +18,41 @@ export interface PageMetadata {
 
 const ARTICLE_TYPES = /^(?:Article|AdvertiserContentArticle|NewsArticle|AnalysisNewsArticle|AskPublicNewsArticle|BackgroundNewsArticle|OpinionNewsArticle|ReportageNewsArticle|ReviewNewsArticle|Report|SatiricalArticle|ScholarlyArticle|MedicalScholarlyArticle|SocialMediaPosting|BlogPosting|LiveBlogPosting|DiscussionForumPosting|TechArticle|APIReference)$/;
 
+/**
+ * The raw head of a page as a parser saw it: the DOM (readMetadata) and the one-pass outline
+ * (outline.ts) both produce it, so both read metadata by the same rules.
+ */
+export interface PageHead {
+  metaTags: MetaTag[];
+  /** Texts of `<script type="application/ld+json">`. */
+  jsonLd: string[];
+  documentTitle: string | null;
+  /** Text of the first <h1>. */
+  h1: string | null;
+  /** `lang` or `xml:lang` of <html>. */
+  htmlLang: string | null;
+}
+
+export type MetaTag = Partial<Record<'property' | 'name' | 'http-equiv' | 'itemprop' | 'content', string>>;
+
+const META_ATTRIBUTES = ['property', 'name', 'http-equiv', 'itemprop', 'content'] as const;
+
 export function readMetadata(doc: Document): PageMetadata {
-  const meta = readMetaTags(doc);
-  const jsonLd = readJsonLd(doc);
-  const documentTitle = clean(doc.querySelector('title')?.textContent);
-  const h1 = clean(doc.querySelector('h1')?.textContent);
+  const attributesOf = (element: Element) => Object.fromEntries(META_ATTRIBUTES.flatMap((name) => (element.hasAttribute(name) ? [[name, element.getAttribute(name)!]] : [])));
+  return metadataFromHead({
+    metaTags: [...doc.querySelectorAll('meta')].map(attributesOf),
+    jsonLd: [...doc.querySelectorAll('script[type="application/ld+json"]')].map((script) => script.textContent ?? ''),
+    documentTitle: doc.querySelector('title')?.textContent ?? null,
+    h1: doc.querySelector('h1')?.textContent ?? null,
+    htmlLang: doc.documentElement?.getAttribute('lang') ?? doc.documentElement?.getAttribute('xml:lang') ?? null,
+  });
+}
+
+export function metadataFromHead(head: PageHead): PageMetadata {
+  const meta = readMetaTags(head.metaTags);
+  const jsonLd = readJsonLd(head.jsonLd);
+  const documentTitle = clean(head.documentTitle);
+  const h1 = clean(head.h1);
 
   const metaTitle = jsonLdTitle(jsonLd, documentTitle) ?? pick(meta, ['dc:title', 'dcterm:title', 'og:title', 'twitter:title', 'parsely-title']);
   const descriptions = unique(
@@ -33,29 +63,29 @@ export function readMetadata(doc: Document): PageMetadata {
   );
   const siteName =
     pick(meta, ['og:site_name', 'application-name', 'apple-mobile-web-app-title']) ?? jsonLd.siteName;
-  const htmlLang = doc.documentElement?.getAttribute('lang') ?? doc.documentElement?.getAttribute('xml:lang');
+  const htmlLang = head.htmlLang;
   const locale = pick(meta, ['content-language', 'og:locale', 'language']);
   const lang = clean(htmlLang) ?? (locale ? locale.replace('_', '-') : null);
 
   return { metaTitle, documentTitle, h1, descriptions, siteName, lang };
 }
 
-function readMetaTags(doc: Document): Map<string, string> {
+function readMetaTags(tags: readonly MetaTag[]): Map<string, string> {
   // Keys from `property` (Open Graph's attribute) win over the same keys from `name`.
   const fromProperty = new Map<string, string>();
   const fromName = new Map<string, string>();
-  for (const element of doc.querySelectorAll('meta')) {
-    const content = clean(element.getAttribute('content'));
+  for (const tag of tags) {
+    const content = clean(tag.content);
     if (!content) continue;
     // `property` may hold several space-separated names ("og:title twitter:title").
-    for (const key of (element.getAttribute('property') ?? '').split(/\s+/)) setOnce(fromProperty, key, content);
-    for (const attribute of ['name', 'http-equiv', 'itemprop']) setOnce(fromName, element.getAttribute(attribute), content);
+    for (const key of (tag.property ?? '').split(/\s+/)) setOnce(fromProperty, key, content);
+    for (const attribute of ['name', 'http-equiv', 'itemprop'] as const) setOnce(fromName, tag[attribute], content);
   }
   for (const [key, value] of fromName) if (!fromProperty.has(key)) fromProperty.set(key, value);
   return fromProperty;
 }
 
-function setOnce(values: Map<string, string>, rawKey: string | null, content: string): void {
+function setOnce(values: Map<string, string>, rawKey: string | undefined, content: string): void {
   const key = (rawKey ?? '').toLowerCase().replace(/\s/g, '').replace(/\./g, ':');
   if (key && !values.has(key)) values.set(key, content);
 }
@@ -67,12 +97,12 @@ interface JsonLdMetadata {
   siteName: string | null;
 }
 
-function readJsonLd(doc: Document): JsonLdMetadata {
+function readJsonLd(scripts: readonly string[]): JsonLdMetadata {
   const result: JsonLdMetadata = { name: null, headline: null, description: null, siteName: null };
-  for (const script of doc.querySelectorAll('script[type="application/ld+json"]')) {
+  for (const script of scripts) {
     let data: unknown;
     try {
-      data = JSON.parse((script.textContent ?? '').replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, ''));
+      data = JSON.parse(script.replace(/^\s*<!\[CDATA\[|\]\]>\s*$/g, ''));
     } catch {
       continue;
     }

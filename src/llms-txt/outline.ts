@@ -5,6 +5,8 @@
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser } from 'htmlparser2';
+import { isMeaningfulParagraph } from './boilerplate.ts';
+import type { MetaTag, PageHead } from './metadata.ts';
 import { normalizeWhitespace } from './text.ts';
 
 export interface OutlineLink {
@@ -29,8 +31,13 @@ export interface PageOutline {
   siteName: string | null;
   h1: string | null;
   metaDescription: string | null;
+  /** What metadata.ts reads a page's title, descriptions, site name and language from. */
+  head: PageHead;
+  /** Number of <h1> elements: a page with one names itself by it. */
+  h1Count: number;
   /** A reference page's one-liner: "SELECT — retrieve rows", a manual's NAME line, a "Description:" row. */
   purposeLine: string | null;
+  /** The first paragraph with a real sentence in it (see isMeaningfulParagraph), '' when none. */
   firstParagraph: string;
   /** The first paragraphs of the content, to find text that many pages share. */
   paragraphs: string[];
@@ -56,6 +63,7 @@ const SKIP_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg'
 const MAX_LINKS = 1500;
 const MAX_PARAGRAPHS = 6;
 const MAX_HEADINGS = 30;
+const MAX_JSON_LD_CHARS = 50_000;
 const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
 
 interface Frame {
@@ -74,6 +82,8 @@ export function outlinePage(html: string, url: string): PageOutline {
     siteName: null,
     h1: null,
     metaDescription: null,
+    head: { metaTags: [], jsonLd: [], documentTitle: null, h1: null, htmlLang: null },
+    h1Count: 0,
     purposeLine: null,
     firstParagraph: '',
     paragraphs: [],
@@ -97,7 +107,8 @@ export function outlinePage(html: string, url: string): PageOutline {
   const lastAtDepth: number[] = [];
 
   // Text being collected for the element that asked for it.
-  let text: { kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label'; tag: string; parts: string[]; level?: number } | null = null;
+  let text: { kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label'; tag: string; parts: string[]; level?: number; linkChars: number } | null = null;
+  let jsonLd: string[] | null = null;
   const linkStack: Array<{ href: string; parts: string[]; afterText: boolean }> = [];
   let awaitingPurpose: 'next-cell' | 'refname' | 'name-section' | null = null;
   let refnamediv = false;
@@ -120,7 +131,12 @@ export function outlinePage(html: string, url: string): PageOutline {
         const id = attrs.id ?? '';
         const role = attrs.role ?? '';
         if (SKIP_TEXT_TAGS.has(name)) skipDepth++;
-        if (name === 'html' && attrs.lang) outline.lang = attrs.lang.toLowerCase();
+        if (name === 'html') {
+          if (attrs.lang) outline.lang = attrs.lang.toLowerCase();
+          outline.head.htmlLang = attrs.lang ?? attrs['xml:lang'] ?? null;
+        }
+        if (name === 'script' && /^\s*application\/ld\+json\s*$/i.test(attrs.type ?? '')) jsonLd = [];
+        if (name === 'h1') outline.h1Count++;
         if (name === 'base' && attrs.href) base = resolve(attrs.href) ?? base;
         if (name === 'meta') return readMeta(attrs);
         if (name === 'link') return readLink(attrs);
@@ -135,7 +151,7 @@ export function outlinePage(html: string, url: string): PageOutline {
         if (nav) navDepth++;
         if (caption) {
           captionDepth++;
-          if (captionDepth === 1 && !text) text = { kind: 'caption', tag: name, parts: [] };
+          if (captionDepth === 1 && !text) text = { kind: 'caption', tag: name, parts: [], linkChars: 0 };
         }
         if (LIST_TAGS.has(name)) listDepth++;
         if (ITEM_TAGS.has(name)) {
@@ -144,25 +160,32 @@ export function outlinePage(html: string, url: string): PageOutline {
         }
         if (/(?:^|\s)refnamediv(?:$|\s)/.test(classes)) refnamediv = true;
 
-        if (name === 'title' && !text) text = { kind: 'title', tag: name, parts: [] };
-        else if (HEADING.test(name) && !text) text = { kind: 'heading', tag: name, parts: [], level: Number(name[1]) };
-        else if (name === 'p' && refnamediv && !outline.purposeLine && !text) text = { kind: 'purpose', tag: name, parts: [] };
-        else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = { kind: 'purpose', tag: name, parts: [] };
-        else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = { kind: 'purpose', tag: name, parts: [] };
-        else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = { kind: 'label', tag: name, parts: [] };
-        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && !text) text = { kind: 'paragraph', tag: name, parts: [] };
+        if (name === 'title' && !text) text = { kind: 'title', tag: name, parts: [], linkChars: 0 };
+        else if (HEADING.test(name) && !text) text = { kind: 'heading', tag: name, parts: [], level: Number(name[1]), linkChars: 0 };
+        else if (name === 'p' && refnamediv && !outline.purposeLine && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
+        else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
+        else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
+        else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = { kind: 'label', tag: name, parts: [], linkChars: 0 };
+        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && !text) text = { kind: 'paragraph', tag: name, parts: [], linkChars: 0 };
 
         if (name === 'a' && attrs.href !== undefined && skipDepth === 0) linkStack.push({ href: attrs.href, parts: [], afterText: itemHasText });
       },
       ontext(data) {
+        if (jsonLd) jsonLd.push(data);
         if (skipDepth > 0) return;
         text?.parts.push(data);
+        if (text && linkStack.length > 0) text.linkChars += data.trim().length;
         for (const link of linkStack) link.parts.push(data);
         if (linkStack.length === 0 && /\S/.test(data)) itemHasText = true;
       },
       onclosetag(name, implied) {
         void implied;
         if (SKIP_TEXT_TAGS.has(name)) skipDepth = Math.max(0, skipDepth - 1);
+        if (name === 'script' && jsonLd) {
+          const script = jsonLd.join('');
+          if (script.length <= MAX_JSON_LD_CHARS) outline.head.jsonLd.push(script);
+          jsonLd = null;
+        }
         if (VOID_TAGS.has(name)) return;
         if (name === 'a' && linkStack.length > 0) addLink(linkStack.pop()!);
         if (text && text.tag === name) finishText();
@@ -180,6 +203,7 @@ export function outlinePage(html: string, url: string): PageOutline {
   );
 
   function readMeta(attrs: Record<string, string>) {
+    outline.head.metaTags.push(attrs as MetaTag);
     const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
     const content = normalizeWhitespace(attrs.content);
     if ((attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
@@ -234,11 +258,12 @@ export function outlinePage(html: string, url: string): PageOutline {
     switch (current.kind) {
       case 'title':
         outline.documentTitle ??= value || null;
+        outline.head.documentTitle ??= value || null;
         break;
       case 'heading':
         if (!value) break;
-        if (current.level === 1) outline.h1 ??= value;
-        else if (outline.headings.length < MAX_HEADINGS && chromeDepth === 0) outline.headings.push(value);
+        if (current.level === 1) outline.h1 = outline.head.h1 ??= value;
+        else if ((current.level ?? 0) <= 3 && outline.headings.length < MAX_HEADINGS && chromeDepth === 0) outline.headings.push(value);
         if (chromeDepth === 0) {
           group = value;
           lastAtDepth.length = 0;
@@ -262,7 +287,7 @@ export function outlinePage(html: string, url: string): PageOutline {
       case 'paragraph':
         if (value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS) {
           outline.paragraphs.push(value);
-          if (!outline.firstParagraph && value.length >= 40) outline.firstParagraph = value;
+          if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
         }
         break;
     }

@@ -26,13 +26,13 @@ export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPa
   const parts = [header(site).join('\n\n')];
   // Lines (outside code and tables) on at least 3 pages and a fifth of them: navigation, footers.
   const isRepeatedLine = findRepeatedDescriptions(
-    pages.map((page) => page.markdown.split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line))),
+    pages.map((page) => (page.markdown ?? '').split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line))),
     { minPages: 3, enoughPages: Infinity },
   );
   for (const section of groupIntoSections(pages)) {
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
-      const markdown = withoutNavigation(page.markdown, isRepeatedLine);
+      const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine);
       const body = demoteHeadings(withoutLeadingTitle(markdown, title), 2).trim() || oneLine(page.description);
       parts.push([`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
     }

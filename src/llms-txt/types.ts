@@ -22,7 +22,8 @@ export interface DescribedPage {
   description: string;
   /** Section chosen by the describer (enhanced mode); without it the URL path decides. */
   section?: string | null;
-  markdown: string;
+  /** Main content as markdown; null when it was not read (`simple` without llms-full.txt). */
+  markdown: string | null;
   lastModified: string | null;
   /** Low-value page (archive, legal, changelog, old version…): listed under `## Optional`. */
   optional: boolean;

@@ -86,7 +86,8 @@ const FRESH_FETCH_CONCURRENCY = 6;
 
 /**
  * The markdown of a site's scraped pages, from the last generation, or fetched again (`fresh`).
- * Paid plans only; fresh markdown also replaces the stored copy.
+ * Pages the generation did not read (`simple` without llms-full.txt) are fetched now. Paid plans
+ * only; fetched markdown replaces the stored copy.
  */
 export async function exportMarkdown(db: Database, crawl: CrawlOptions, accountId: string, siteId: string, fresh: boolean): Promise<ExportedPage[]> {
   await getOwnedSite(db, accountId, siteId);
@@ -97,11 +98,12 @@ export async function exportMarkdown(db: Database, crawl: CrawlOptions, accountI
     .from(mappedUrls)
     .where(and(eq(mappedUrls.siteId, siteId), eq(mappedUrls.status, 'scraped')))
     .orderBy(asc(mappedUrls.position));
-  if (fresh) await refetchMarkdown(db, crawl, pages);
+  await refetchMarkdown(db, crawl, fresh ? pages : pages.filter((page) => page.markdown === null));
   return pages.map((p) => ({ url: p.url, title: p.title, markdown: p.markdown ?? '' }));
 }
 
 async function refetchMarkdown(db: Database, crawl: CrawlOptions, pages: Array<{ id: string; url: string; markdown: string | null }>) {
+  if (pages.length === 0) return;
   const fetcher = createFetcher({ ...crawl });
   let next = 0;
   const lane = async () => {
