@@ -6,6 +6,7 @@ import { FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
 import { extractLinks, headerRobotsDirectives } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
 import { scopeMatcher, scopeOf, type Scope } from './normalize-url.ts';
+import { pathMatcher, NO_PATH_FILTERS, type PathMatcher } from './path-filter.ts';
 import type { Robots } from './robots.ts';
 
 export interface CrawledPage {
@@ -26,6 +27,8 @@ export interface CrawlSiteOptions {
   /** The start page when the caller already fetched it (discover does, to check the site). */
   startResponse?: FetchResponse;
   scope: Scope;
+  /** Which URLs may be fetched and which listed; all, by default. */
+  paths?: PathMatcher;
   robots: Robots;
   /** Stop after reporting this many new URLs. */
   maxUrls: number;
@@ -64,6 +67,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
   const limits = { ...DEFAULT_CRAWL_LIMITS, ...options.limits };
   const { fetcher, robots } = options;
   let inScope = scopeMatcher(options.scope);
+  const paths = options.paths ?? pathMatcher(NO_PATH_FILTERS);
   const known = options.known ?? new Set<string>();
   const maxFetches = Math.max(options.maxUrls * limits.fetchesPerUrl, options.maxUrls + 10);
   fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
@@ -101,7 +105,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
 
   /** True when the page is one the job lists (new, or known from a sitemap) for the first time. */
   function report(url: string): boolean {
-    if (reported.has(url) || stoppedBy !== null) return false;
+    if (reported.has(url) || stoppedBy !== null || !paths.listed(url)) return false;
     reported.add(url);
     if (known.has(url)) return true;
     urls.push(url);
@@ -112,7 +116,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
 
   /** `written`: the link as the page wrote it, when normalising changed it; robots.txt must allow both. */
   function enqueue(url: string, written?: string) {
-    if (seen.has(url) || !inScope(url) || queue.length - head >= limits.maxQueuedUrls) return;
+    if (seen.has(url) || !inScope(url) || !paths.fetchable(url) || queue.length - head >= limits.maxQueuedUrls) return;
     seen.add(url);
     const query = url.indexOf('?');
     if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;

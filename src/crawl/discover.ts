@@ -7,7 +7,8 @@ import { createFetcher, FetchError, type Fetcher, type FetchResponse } from './f
 import { crawlSite, isHtmlContentType, type CrawledPage } from './crawler.ts';
 import type { GuardOptions } from './address-guard.ts';
 import { resolveLimits, type CrawlLimits } from './limits.ts';
-import { normalizeUrl, scopeOf, type Scope } from './normalize-url.ts';
+import { isInScope, normalizeUrl, scopeOf, type Scope } from './normalize-url.ts';
+import { NO_PATH_FILTERS, pathMatcher, type PathFilters } from './path-filter.ts';
 import { DISALLOW_ALL, loadRobots, type Robots } from './robots.ts';
 import { collectSitemapUrls } from './sitemaps.ts';
 
@@ -27,6 +28,12 @@ export interface DiscoverOptions {
   onProgress?: (found: number) => void;
   /** Receives the HTML of each listed page the crawler fetched (crawl and full modes). */
   onPage?: (page: CrawledPage) => void | Promise<void>;
+  /**
+   * Which paths are listed and fetched (see path-filter.ts). Without include patterns the job
+   * stays in the start URL's folder (after the start page's redirects); with them, the whole host
+   * is crawled and only what they include is listed.
+   */
+  paths?: PathFilters;
 }
 
 /** How the crawler may reach the network; the service builds this from its environment. */
@@ -85,8 +92,10 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
   };
   const stats = { sitemapFiles: 0, pagesFetched: 0, timedOut: false };
 
+  const paths = pathMatcher(options.paths ?? NO_PATH_FILTERS);
+  const wholeHost = (options.paths?.includePaths.length ?? 0) > 0;
   try {
-    const site = await openSite(start, fetcher, limits, signal, warn);
+    const site = await openSite(start, fetcher, limits, signal, warn, wholeHost);
     const { scope, robots, startResponse } = site;
     fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
 
@@ -97,7 +106,7 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
         scope,
         robotsSitemaps: robots.sitemaps,
         maxUrls,
-        isAllowed: robots.isAllowed,
+        isAllowed: (url) => robots.isAllowed(url) && paths.listed(url),
         limits,
         signal,
         onUrl: (entry) => found({ url: entry.url, source: 'sitemap', lastModified: entry.lastModified }),
@@ -121,6 +130,7 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
         signal,
         onUrl: (url) => found({ url, source: 'crawl', lastModified: null }),
         onPage: options.onPage,
+        paths,
       });
       stats.pagesFetched = crawl.fetched + 1;
       failure ??= crawl.startError;
@@ -167,9 +177,10 @@ async function openSite(
   limits: CrawlLimits,
   signal: AbortSignal,
   warn: (message: string | null) => void,
+  wholeHost: boolean,
 ): Promise<OpenedSite> {
   let origin = new URL(start).origin;
-  let scope = scopeOf(start);
+  let scope = wholeHost ? scopeOf(`${origin}/`) : scopeOf(start);
   let { robots, failure } = await fetchRobotsOrFail(origin, start, fetcher, limits, signal, warn);
   if (!robots.isAllowed(start)) {
     if (!failure) warn(`robots.txt does not allow ${start}; the link crawler did not start`);
@@ -186,6 +197,8 @@ async function openSite(
     warn(err.message);
   }
   const finalHost = startResponse && new URL(startResponse.url).host;
+  // A start page that forwards within the job's folder narrows it: / → /en/index.html covers /en/.
+  if (startResponse && !wholeHost && finalHost === scope.host && isInScope(startResponse.url, scope)) scope = scopeOf(startResponse.url);
   if (startResponse && finalHost !== scope.host) {
     origin = new URL(startResponse.url).origin;
     scope = { ...scope, host: finalHost! };

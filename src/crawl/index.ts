@@ -16,6 +16,8 @@ export { AddressRefusedError, classifyAddress } from './address-guard.ts';
 export type { GuardOptions, Resolver } from './address-guard.ts';
 
 export { isInScope, normalizeUrl, scopeOf } from './normalize-url.ts';
+export { hasPathFilters, invalidPathPattern, MAX_PATH_PATTERN_CHARS, MAX_PATH_PATTERNS, NO_PATH_FILTERS, pathMatcher } from './path-filter.ts';
+export type { PathFilters, PathMatcher } from './path-filter.ts';
 export type { Scope } from './normalize-url.ts';
 
 export { loadRobots, parseRobotsTxt } from './robots.ts';

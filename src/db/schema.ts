@@ -98,6 +98,9 @@ export const siteFiles = pgTable(
     kind: text('kind').notNull(),
     content: text('content').notNull(),
     etag: text('etag').notNull(),
+    /** Size in UTF-8 bytes and in tokens (llms-txt/tokens.ts); null for files stored before sizes were kept. */
+    bytes: integer('bytes'),
+    tokens: integer('tokens'),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('site_files_site_kind_idx').on(t.siteId, t.kind)],
@@ -136,6 +139,8 @@ export const generationJobs = pgTable(
     error: text('error'),
     creditsReserved: integer('credits_reserved').notNull(),
     pagesGenerated: integer('pages_generated'),
+    /** The completed job's files' sizes: `{ llmsTxt: { bytes, tokens }, llmsFullTxt: … | null }`. */
+    fileSizes: jsonb('file_sizes'),
     attempts: integer('attempts').notNull().default(0),
     /** A running worker pushes this forward; past it, the job's worker is taken for dead. */
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
@@ -174,6 +179,8 @@ export const discoveryJobs = pgTable(
     url: text('url').notNull(),
     type: text('type').notNull(),
     maxUrls: integer('max_urls').notNull(),
+    includePaths: jsonb('include_paths').$type<string[]>().notNull().default([]),
+    excludePaths: jsonb('exclude_paths').$type<string[]>().notNull().default([]),
     status: text('status').notNull().default('pending'),
     progress: integer('progress').notNull().default(0),
     urlsFound: integer('urls_found').notNull().default(0),

@@ -31,7 +31,8 @@ export function discoveryJobKind(deps: Deps): JobKind {
       // A retried job starts over: what an earlier, interrupted try stored goes.
       await db.delete(discoveredUrls).where(eq(discoveredUrls.discoveryId, job.id));
       const onProgress = (found: number) => progress({ found, maxUrls: job.maxUrls });
-      const result = await discover(job.url, { mode: job.type as DiscoveryMode, maxUrls: job.maxUrls, signal, onProgress }, deps.crawl);
+      const paths = { includePaths: job.includePaths, excludePaths: job.excludePaths };
+      const result = await discover(job.url, { mode: job.type as DiscoveryMode, maxUrls: job.maxUrls, paths, signal, onProgress }, deps.crawl);
       await progress.flush();
       if (signal.aborted) return;
       await db.transaction(async (tx) => {

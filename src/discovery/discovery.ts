@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
+import type { PathFilters } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
@@ -24,11 +25,11 @@ interface Deps {
 /** A rough promise to show the caller; local measurements run far faster, remote sites slower. */
 const SECONDS_PER_URL = 0.2;
 
-export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType }) {
+export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType } & PathFilters) {
   const job = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(discoveryJobs)
-      .values({ id: randomUUID(), accountId, url: input.url, type: input.type, maxUrls: input.maxUrls, createdAt: deps.clock.now() })
+      .values({ id: randomUUID(), ...input, accountId, createdAt: deps.clock.now() })
       .returning();
     await deps.queue.enqueue(tx, 'discovery', { jobId: row.id });
     return row;

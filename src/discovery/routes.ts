@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -15,6 +16,7 @@ const StartBody = Type.Object(
     url: TargetUrl,
     maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
     discoveryType: OneOf(DISCOVERY_TYPES, { default: 'full' }),
+    ...PathPatternFields,
   },
   { additionalProperties: false },
 );
@@ -28,7 +30,15 @@ const JobSummary = Type.Object({
   createdAt: IsoDate,
 });
 
-const JobView = Type.Intersect([JobSummary, Type.Object({ completedAt: Nullable(IsoDate), error: Nullable(Type.String()) })]);
+const JobView = Type.Intersect([
+  JobSummary,
+  Type.Object({
+    includePaths: Type.Array(Type.String()),
+    excludePaths: Type.Array(Type.String()),
+    completedAt: Nullable(IsoDate),
+    error: Nullable(Type.String()),
+  }),
+]);
 
 const summary = (job: DiscoveryJob) => ({
   id: job.id,
@@ -72,6 +82,7 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
         url: parseTargetUrl(body.url),
         maxUrls: body.maxUrls,
         type: body.discoveryType,
+        ...parsePathFilters(body),
       });
       return reply.code(201).send({
         id: job.id,
@@ -115,7 +126,7 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
     },
     async (request) => {
       const job = await getDiscovery(db, callerOf(request).accountId, request.params.discoveryId);
-      return { ...summary(job), completedAt: job.completedAt?.toISOString() ?? null, error: job.error };
+      return { ...summary(job), includePaths: job.includePaths, excludePaths: job.excludePaths, completedAt: job.completedAt?.toISOString() ?? null, error: job.error };
     },
   );
 

@@ -6,10 +6,11 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { generateLlmsTxt, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type FileSize, type GenerationResult } from '../llms-txt/index.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
-import { failGenerationJob, refund, type GenerationJob, type GenerationOptions } from './generation.ts';
+import { failGenerationJob, refund, type GenerationJob } from './generation.ts';
+import { readGenerationOptions, type GenerationOptions } from './options.ts';
 import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { unusedCredits } from './pricing.ts';
@@ -38,10 +39,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     progressFields: (value: number) => ({ progress: Math.min(99, value) }),
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
-      const options = job.options as GenerationOptions;
+      const options = readGenerationOptions(job.options);
 
       const collected = collectPages(job.url, {
         maxUrls: options.maxUrls,
+        paths: options,
         signal,
         crawl: deps.crawl,
         onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
@@ -54,6 +56,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
         describer: deps.describer ?? undefined,
         includeModificationDate: options.includeModificationDate,
         fullText: options.showFullText,
+        maxFullTextTokens: options.maxTokens,
         extractor: deps.extractor?.extract,
         extractorConcurrency: deps.extractor?.concurrency,
         signal,
@@ -105,18 +108,23 @@ async function store(
   message: string,
 ) {
   const { db, clock } = deps;
-  const options = job.options as GenerationOptions;
+  const options = readGenerationOptions(job.options);
+  const countTokens = await loadTokenCounter();
+  const sizes = {
+    llmsTxt: fileSize(result.llmsTxt, countTokens),
+    llmsFullTxt: result.llmsFullTxt === null ? null : fileSize(result.llmsFullTxt, countTokens),
+  };
   const now = clock.now();
   await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning({ id: generationJobs.id });
     if (!completed) return;
     await replaceMappedUrls(tx, job.siteId, result, failures);
-    await putFile(tx, job.siteId, 'llms', result.llmsTxt);
-    if (result.llmsFullTxt !== null) await putFile(tx, job.siteId, 'full', result.llmsFullTxt);
+    await putFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
+    if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await putFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
     await refund(
       tx,
@@ -147,10 +155,11 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
   }
 }
 
-async function putFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string) {
+async function putFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize) {
   const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+  const file = { content, etag, ...size };
   await tx
     .insert(siteFiles)
-    .values({ siteId, kind, content, etag })
-    .onConflictDoUpdate({ target: [siteFiles.siteId, siteFiles.kind], set: { content, etag, updatedAt: new Date() } });
+    .values({ siteId, kind, ...file })
+    .onConflictDoUpdate({ target: [siteFiles.siteId, siteFiles.kind], set: { ...file, updatedAt: new Date() } });
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { accounts, generationJobs, mappedUrls, sites } from '../db/schema.ts';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
@@ -35,7 +36,7 @@ describeOnEachDatabase(
       assert.equal(job.status, 'completed', job.error);
       assert.equal(job.siteId, start.body.siteId);
       assert.equal(job.url, `${site.origin}/`);
-      assert.deepEqual(job.options, { maxUrls: 50, showFullText: false, includeModificationDate: true, generationMethod: 'simple' });
+      assert.deepEqual(job.options, { maxUrls: 50, showFullText: false, includeModificationDate: true, generationMethod: 'simple', includePaths: [], excludePaths: [], maxTokens: null });
       assert.equal(job.fileUrl, `${service().baseUrl}/api/v1/file/${job.siteId}`);
       assert.equal(job.fullTextUrl, null);
 
@@ -43,6 +44,8 @@ describeOnEachDatabase(
       assert.equal(file.status, 200);
       assert.equal(file.headers.get('content-type'), 'text/plain; charset=utf-8');
       const text = await file.text();
+      // Sizes of the very file served, counted again here with the same encoding.
+      assert.deepEqual(job.files, { tokenEncoding: 'o200k_base', llmsTxt: { bytes: Buffer.byteLength(text), tokens: countTokens(text) }, llmsFullTxt: null });
       const doc = parseLlmsTxt(text);
       assert.ok(doc.title.length > 0);
       const links = doc.sections.flatMap((s) => s.links);
@@ -70,6 +73,7 @@ describeOnEachDatabase(
       assert.equal(siteRes.body.fileUrl, job.fileUrl);
       assert.equal(siteRes.body.fullTextUrl, null);
       assert.deepEqual(siteRes.body.lastGenerationOptions, job.options);
+      assert.deepEqual(siteRes.body.files, job.files);
 
       // 9 pages cost 1 credit of the 5 reserved: 4 come back.
       const ledger = await ledgerOf(service(), accountId);

@@ -7,17 +7,10 @@ import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import { errors, jobMessages } from '../errors.ts';
 import { whileOwned } from '../jobs/job-kind.ts';
+import { readGenerationOptions, sameOptions, type GenerationOptions } from './options.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { GenerationMethod } from '../llms-txt/index.ts';
 import { generationCost } from './pricing.ts';
 import { followLatestJob } from './site-status.ts';
-
-export interface GenerationOptions {
-  maxUrls: number;
-  showFullText: boolean;
-  includeModificationDate: boolean;
-  generationMethod: GenerationMethod;
-}
 
 export type GenerationJob = typeof generationJobs.$inferSelect;
 
@@ -33,13 +26,6 @@ export interface StartedGeneration {
   fromCache: boolean;
 }
 
-/** The same options, whatever order or defaults they were written with. */
-const sameOptions = (a: GenerationOptions, b: GenerationOptions) =>
-  a.maxUrls === b.maxUrls &&
-  a.showFullText === b.showFullText &&
-  a.includeModificationDate === b.includeModificationDate &&
-  a.generationMethod === b.generationMethod;
-
 async function findCachedJob(deps: Deps, accountId: string, url: string, options: GenerationOptions, cacheAgeMs: number) {
   if (cacheAgeMs <= 0) return null;
   const since = new Date(deps.clock.now().getTime() - cacheAgeMs);
@@ -49,7 +35,7 @@ async function findCachedJob(deps: Deps, accountId: string, url: string, options
     .where(and(eq(generationJobs.accountId, accountId), eq(generationJobs.url, url), eq(generationJobs.status, 'completed'), gt(generationJobs.completedAt, since)))
     .orderBy(desc(generationJobs.completedAt))
     .limit(20);
-  return recent.find((job) => sameOptions(job.options as GenerationOptions, options)) ?? null;
+  return recent.find((job) => sameOptions(readGenerationOptions(job.options), options)) ?? null;
 }
 
 /**

@@ -4,13 +4,14 @@
  * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
  * candidateBudget); the generator keeps the most important.
  */
-import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl } from '../crawl/index.ts';
+import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl, type PathFilters } from '../crawl/index.ts';
 import type { PageInput } from '../llms-txt/index.ts';
 
 export interface CollectOptions {
   maxUrls: number;
   signal: AbortSignal;
   crawl: CrawlOptions;
+  paths: PathFilters;
   /** the number of URLs found so far, then of pages fetched */
   onDiscovered?: (found: number) => void;
   onFetched?: (fetched: number, total: number) => void;
@@ -49,6 +50,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
         {
           mode: 'full',
           maxUrls: candidateBudget(options.maxUrls),
+          paths: options.paths,
           signal: options.signal,
           onProgress: options.onDiscovered,
           onPage: async (page) => {

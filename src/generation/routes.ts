@@ -2,15 +2,18 @@ import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { jobMessages, messages } from '../errors.ts';
+import { errors, jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
+import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob, type GenerationOptions } from './generation.ts';
+import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
+import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes } from './options.ts';
 
 const OptionsSchema = Type.Object(
   {
@@ -19,18 +22,19 @@ const OptionsSchema = Type.Object(
     includeModificationDate: Type.Boolean({ default: false }),
     generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
     cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
+    ...PathPatternFields,
+    maxTokens: Type.Union(
+      [
+        Type.Integer({ minimum: MIN_FULL_TEXT_TOKENS, maximum: 100_000_000, description: `llms-full.txt's budget in ${TOKEN_ENCODING} tokens: the most important pages whole, the rest left out` }),
+        Type.Null(),
+      ],
+      { default: null },
+    ),
   },
   { additionalProperties: false, default: {} },
 );
 
 const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
-
-const JobOptionsView = Type.Object({
-  maxUrls: Type.Integer(),
-  showFullText: Type.Boolean(),
-  includeModificationDate: Type.Boolean(),
-  generationMethod: Type.String(),
-});
 
 const JobView = Type.Object({
   id: Type.String(),
@@ -38,7 +42,8 @@ const JobView = Type.Object({
   status: Type.String(),
   progress: Type.Integer(),
   url: Type.String(),
-  options: JobOptionsView,
+  options: GenerationOptionsView,
+  files: FileSizesView,
   fileUrl: Nullable(Type.String()),
   fullTextUrl: Nullable(Type.String()),
   error: Nullable(Type.String()),
@@ -60,7 +65,7 @@ const StartView = Type.Object({
 
 /** A job's file URLs exist only once it has completed (the contract's state rules). */
 function jobView(publicUrl: string, job: GenerationJob) {
-  const options = job.options as GenerationOptions;
+  const options = readGenerationOptions(job.options);
   const completed = job.status === 'completed';
   const urls = fileUrls(publicUrl, job.siteId);
   return {
@@ -70,6 +75,7 @@ function jobView(publicUrl: string, job: GenerationJob) {
     progress: completed ? 100 : job.progress,
     url: job.url,
     options,
+    files: completed ? fileSizesView(job.fileSizes as FileSizes | null) : null,
     fileUrl: completed ? urls.fileUrl : null,
     fullTextUrl: completed && options.showFullText ? urls.fullTextUrl : null,
     error: job.status === 'failed' ? job.error : null,
@@ -98,7 +104,9 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
     async (request) => {
       const { body } = request;
       const { cacheAge, ...options } = body.options;
-      const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, parseTargetUrl(body.url), options, cacheAge);
+      const url = parseTargetUrl(body.url);
+      if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
+      const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, url, { ...options, ...parsePathFilters(options) }, cacheAge);
       const view = jobView(config.publicUrl, job);
       return {
         jobId: job.id,

@@ -11,6 +11,7 @@ import { extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type Ex
 import { sectionsFromMap } from './map-sections.ts';
 import { outlinePage, type PageOutline } from './outline.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
+import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages } from './secondary.ts';
 import { inLanguageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
@@ -26,6 +27,8 @@ export interface GenerateOptions {
   includeModificationDate?: boolean;
   /** Also render llms-full.txt. */
   fullText?: boolean;
+  /** llms-full.txt's budget in tokens (see renderLlmsFullTxt). */
+  maxFullTextTokens?: number | null;
   signal?: AbortSignal;
   onProgress?: (progress: GenerationProgress) => void;
   extract?: ExtractOptions;
@@ -151,6 +154,7 @@ export async function generateLlmsTxt(
       isRepeated,
     ),
     section: null,
+    rank: index,
     markdown: extracted[index].markdown,
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
@@ -260,7 +264,8 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
   signal?.throwIfAborted();
   onProgress?.({ phase: 'render', done: 0, total: 1 });
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate: options.includeModificationDate });
-  const llmsFullTxt = options.fullText ? renderLlmsFullTxt(site, pages) : null;
+  const countTokens = options.fullText && options.maxFullTextTokens ? await loadTokenCounter() : undefined;
+  const llmsFullTxt = options.fullText ? renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
   onProgress?.({ phase: 'render', done: 1, total: 1 });
 
   return {

@@ -101,3 +101,28 @@ test('formatDate reads W3C and HTTP dates and rejects garbage', () => {
   assert.equal(formatDate('yesterday'), null);
   assert.equal(formatDate(null), null);
 });
+
+describe('renderLlmsFullTxt with a token budget', () => {
+  // One "token" per word keeps the arithmetic readable.
+  const countWords = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i}`).join(' ');
+  const pages = [
+    described('https://acme.dev/', 'Acme', '', { rank: 0, markdown: words(10) }),
+    described('https://acme.dev/docs/big', 'Big', '', { rank: 1, markdown: words(100) }),
+    described('https://acme.dev/docs/small', 'Small', '', { rank: 2, markdown: words(10) }),
+    described('https://acme.dev/docs/last', 'Last', '', { rank: 3, markdown: words(30) }),
+  ];
+
+  test('keeps the most important pages whole, skips one that does not fit and goes on with smaller ones, in listing order', () => {
+    const text = renderLlmsFullTxt(SITE, pages, { maxTokens: 60, countTokens: countWords });
+    assert.ok(countWords(text) <= 60);
+    assert.deepEqual([...text.matchAll(/^Source: (\S+)$/gm)].map((m) => m[1]), ['https://acme.dev/', 'https://acme.dev/docs/small']);
+    assert.match(text, new RegExp(`## Small\\n\\nSource: https://acme.dev/docs/small\\n\\n${words(10)}\\n$`));
+  });
+
+  test('without a budget, or with room for all, every page is there', () => {
+    const unlimited = renderLlmsFullTxt(SITE, pages);
+    assert.equal(renderLlmsFullTxt(SITE, pages, { maxTokens: 10_000, countTokens: countWords }), unlimited);
+    assert.equal([...unlimited.matchAll(/^Source: /gm)].length, 4);
+  });
+});

@@ -3,6 +3,7 @@
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
 import { normalizeWhitespace } from './text.ts';
+import type { TokenCounter } from './tokens.ts';
 import type { DescribedPage, SiteSummary } from './types.ts';
 
 export interface RenderOptions {
@@ -21,23 +22,62 @@ export function renderLlmsTxt(site: SiteSummary, pages: readonly DescribedPage[]
   return `${blocks.join('\n\n')}\n`;
 }
 
+export interface FullTextOptions {
+  /** Keep llms-full.txt within this many tokens: whole pages, most important first (`rank`), the others left out. */
+  maxTokens?: number | null;
+  countTokens?: TokenCounter;
+}
+
+const PAGE_SEPARATOR = '\n\n---\n\n';
+
 /** The site header, then every page's main content under `## title` with its source URL. */
-export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[]): string {
-  const parts = [header(site).join('\n\n')];
+export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[], options: FullTextOptions = {}): string {
+  const head = header(site).join('\n\n');
   // Lines (outside code and tables) on at least 3 pages and a fifth of them: navigation, footers.
   const isRepeatedLine = findRepeatedDescriptions(
     pages.map((page) => (page.markdown ?? '').split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line))),
     { minPages: 3, enoughPages: Infinity },
   );
+  const blocks = new Map<DescribedPage, string>();
   for (const section of groupIntoSections(pages)) {
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
       const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine);
       const body = demoteHeadings(withoutLeadingTitle(markdown, title), 2).trim() || oneLine(page.description);
-      parts.push([`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
+      blocks.set(page, [`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
     }
   }
-  return `${parts.join('\n\n---\n\n')}\n`;
+  const render = (kept: ReadonlySet<DescribedPage>) =>
+    `${[head, ...[...blocks].filter(([page]) => kept.has(page)).map(([, block]) => block)].join(PAGE_SEPARATOR)}\n`;
+  const { maxTokens, countTokens } = options;
+  if (!maxTokens || !countTokens) return render(new Set(blocks.keys()));
+  return render(pagesWithinBudget(head, blocks, maxTokens, countTokens, render));
+}
+
+/**
+ * The most important pages whose whole text fits the budget: by rank, each page that still fits
+ * is kept, one that does not is left out (a later, shorter one may fit). Tokens may merge across
+ * the joins, so the least important kept pages go until the whole file fits.
+ */
+function pagesWithinBudget(
+  head: string,
+  blocks: ReadonlyMap<DescribedPage, string>,
+  maxTokens: number,
+  countTokens: TokenCounter,
+  render: (kept: ReadonlySet<DescribedPage>) => string,
+): Set<DescribedPage> {
+  const byRank = [...blocks.keys()].sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity));
+  let left = maxTokens - countTokens(`${head}\n`);
+  const kept = new Set<DescribedPage>();
+  for (const page of byRank) {
+    const cost = countTokens(PAGE_SEPARATOR + blocks.get(page)!);
+    if (cost > left) continue;
+    kept.add(page);
+    left -= cost;
+  }
+  const leastImportantFirst = byRank.filter((page) => kept.has(page)).reverse();
+  while (kept.size > 0 && countTokens(render(kept)) > maxTokens) kept.delete(leastImportantFirst.shift()!);
+  return kept;
 }
 
 /**

@@ -7,11 +7,13 @@ import { callerOf } from '../http/authenticate.ts';
 import { FILE_ROUTE, fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
+import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions } from '../generation/options.ts';
 import {
   combineMarkdown,
   deleteSite,
   exportMarkdown,
-  fileKindsBySite,
+  filesBySite,
+  type SiteFilesSummary,
   getOwnedSite,
   listMappedUrls,
   listSites,
@@ -28,9 +30,8 @@ const SiteView = Type.Object({
   status: Type.String(),
   fileUrl: Type.String(),
   fullTextUrl: Nullable(Type.String()),
-  lastGenerationOptions: Nullable(
-    Type.Object({ maxUrls: Type.Integer(), showFullText: Type.Boolean(), generationMethod: Type.String(), includeModificationDate: Type.Boolean() }),
-  ),
+  lastGenerationOptions: Nullable(GenerationOptionsView),
+  files: FileSizesView,
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -57,7 +58,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
   );
 
 export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions }> = async (app, { db, config, crawl }) => {
-  const siteView = (site: Site, kinds: Set<string>) => {
+  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
       id: site.id,
@@ -66,7 +67,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       status: site.status,
       fileUrl: urls.fileUrl,
       fullTextUrl: kinds.has('full') ? urls.fullTextUrl : null,
-      lastGenerationOptions: (site.lastGenerationOptions as any) ?? null,
+      files: kinds.size > 0 ? fileSizesView(sizes) : null,
+      lastGenerationOptions: site.lastGenerationOptions ? readGenerationOptions(site.lastGenerationOptions) : null,
       createdAt: site.createdAt.toISOString(),
       updatedAt: site.updatedAt.toISOString(),
     };
@@ -85,8 +87,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     },
     async (request) => {
       const result = await listSites(db, callerOf(request).accountId, request.query);
-      const kinds = await fileKindsBySite(db, result.sites.map((s) => s.id));
-      return { ...result, sites: result.sites.map((s) => siteView(s, kinds.get(s.id)!)) };
+      const files = await filesBySite(db, result.sites.map((s) => s.id));
+      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!)) };
     },
   );
 
@@ -95,7 +97,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView, ...errorAnswers(403, 404) } } },
     async (request) => {
       const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
-      return siteView(site, (await fileKindsBySite(db, [site.id])).get(site.id)!);
+      return siteView(site, (await filesBySite(db, [site.id])).get(site.id)!);
     },
   );
 

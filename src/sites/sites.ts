@@ -5,6 +5,7 @@ import { createFetcher } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
+import type { FileSizes } from '../generation/options.ts';
 import { errors } from '../errors.ts';
 import { extractPage } from '../llms-txt/index.ts';
 
@@ -32,13 +33,29 @@ export async function deleteSite(db: Database, accountId: string, siteId: string
   await db.delete(sites).where(and(eq(sites.id, siteId), eq(sites.accountId, accountId)));
 }
 
-/** Which files each site has, for fullTextUrl. */
-export async function fileKindsBySite(db: Database, siteIds: string[]): Promise<Map<string, Set<string>>> {
-  const kinds = new Map<string, Set<string>>(siteIds.map((id) => [id, new Set()]));
-  if (siteIds.length === 0) return kinds;
-  const rows = await db.select({ siteId: siteFiles.siteId, kind: siteFiles.kind }).from(siteFiles).where(inArray(siteFiles.siteId, siteIds));
-  for (const row of rows) kinds.get(row.siteId)?.add(row.kind);
-  return kinds;
+export interface SiteFilesSummary {
+  /** The kinds of file the site has ('llms', 'full'). */
+  kinds: Set<string>;
+  /** Their sizes; null for a file stored before sizes were kept. */
+  sizes: FileSizes;
+}
+
+/** Which files each site has (for fullTextUrl), and their sizes. */
+export async function filesBySite(db: Database, siteIds: string[]): Promise<Map<string, SiteFilesSummary>> {
+  const files = new Map<string, SiteFilesSummary>(siteIds.map((id) => [id, { kinds: new Set(), sizes: { llmsTxt: null, llmsFullTxt: null } }]));
+  if (siteIds.length === 0) return files;
+  const rows = await db
+    .select({ siteId: siteFiles.siteId, kind: siteFiles.kind, bytes: siteFiles.bytes, tokens: siteFiles.tokens })
+    .from(siteFiles)
+    .where(inArray(siteFiles.siteId, siteIds));
+  for (const { siteId, kind, bytes, tokens } of rows) {
+    const site = files.get(siteId)!;
+    site.kinds.add(kind);
+    const size = bytes === null || tokens === null ? null : { bytes, tokens };
+    if (kind === 'full') site.sizes.llmsFullTxt = size;
+    else site.sizes.llmsTxt = size;
+  }
+  return files;
 }
 
 export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: PageRequest & { status?: string }) {

@@ -7,7 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
+import { siteFiles } from '../db/schema.ts';
 import { openDashboard, type DashboardFixture } from '../testing/browser.ts';
 import type { DocsSite } from '../testing/docs-site.ts';
 import type { TestService } from '../testing/service.ts';
@@ -129,6 +131,11 @@ describe('Web dashboard in a browser', () => {
     await page.getByRole('heading', { name: 'Mapped URLs' }).waitFor();
     await page.locator('main').getByRole('link', { name: 'llms.txt', exact: true }).waitFor();
     assert.ok(await page.getByRole('link', { name: 'Download llms-full.txt' }).isVisible());
+    // Each file's size, as the API reports it.
+    const siteId = new URL(page.url()).pathname.split('/').pop();
+    const files = await service.db.select({ tokens: siteFiles.tokens }).from(siteFiles).where(eq(siteFiles.siteId, siteId!));
+    assert.equal(files.length, 2);
+    for (const { tokens } of files) assert.ok(await page.getByText(`${tokens!.toLocaleString('en')} tokens`).first().isVisible(), `${tokens} tokens shown`);
     await page.getByRole('link', { name: /Getting started/ }).first().waitFor();
     await page.getByLabel('Status').selectOption('failed');
     await page.getByText('0 URLs').waitFor();

@@ -9,9 +9,23 @@ interface Site {
   fileUrl: string;
   fullTextUrl: string | null;
   lastGenerationOptions: { maxUrls: number; showFullText: boolean; generationMethod: string } | null;
+  files: { tokenEncoding: string; llmsTxt: FileSize | null; llmsFullTxt: FileSize | null } | null;
   createdAt: string;
   updatedAt: string;
 }
+interface FileSize {
+  bytes: number;
+  tokens: number;
+}
+
+/** "12.4 kB · 3,210 tokens" */
+function FileSizeNote({ size, encoding }: { size: FileSize | null | undefined; encoding: string | undefined }) {
+  if (!size) return null;
+  const kilobytes = size.bytes / 1000;
+  const bytes = kilobytes < 1 ? `${size.bytes} bytes` : `${kilobytes.toLocaleString('en', { maximumFractionDigits: 1 })} kB`;
+  return <span class="muted" title={`tokens counted with ${encoding}`}> {bytes} · {size.tokens.toLocaleString('en')} tokens </span>;
+}
+
 interface MappedUrl {
   id: string;
   url: string;
@@ -125,7 +139,8 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
               <li>
                 <a href={s.fileUrl} target="_blank" rel="noopener">
                   llms.txt
-                </a>{' '}
+                </a>
+                <FileSizeNote size={s.files?.llmsTxt} encoding={s.files?.tokenEncoding} />{' '}
                 <CopyButton text={() => fileText(s.fileUrl)} label="Copy llms.txt" />{' '}
                 <a class="button secondary" href={s.fileUrl} download="llms.txt">
                   Download llms.txt
@@ -135,7 +150,8 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
                 <li>
                   <a href={s.fullTextUrl} target="_blank" rel="noopener">
                     llms-full.txt
-                  </a>{' '}
+                  </a>
+                  <FileSizeNote size={s.files?.llmsFullTxt} encoding={s.files?.tokenEncoding} />{' '}
                   <CopyButton text={() => fileText(s.fullTextUrl!)} label="Copy llms-full.txt" />{' '}
                   <a class="button secondary" href={s.fullTextUrl} download="llms-full.txt">
                     Download llms-full.txt

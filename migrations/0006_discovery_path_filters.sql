@@ -1,0 +1,2 @@
+ALTER TABLE "discovery_jobs" ADD COLUMN "include_paths" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
+ALTER TABLE "discovery_jobs" ADD COLUMN "exclude_paths" jsonb DEFAULT '[]'::jsonb NOT NULL;

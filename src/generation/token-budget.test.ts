@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
+import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
+
+let site: DocsSite;
+before(async () => {
+  site = await startDocsSite();
+});
+after(async () => {
+  await site.close();
+});
+
+/** llms-full.txt's page blocks by source URL. */
+function blocksOf(fullText: string): Map<string, string> {
+  const blocks = fullText.split('\n\n---\n\n').slice(1);
+  return new Map(blocks.map((block) => [/^Source: (\S+)$/m.exec(block)![1], block.trim()]));
+}
+
+async function generate(service: TestService, apiKey: string, options: object) {
+  const start = await service.request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { generationMethod: 'simple', showFullText: true, cacheAge: 0, ...options } } });
+  assert.equal(start.status, 200, start.text);
+  const job = await waitForGeneration(service, apiKey, start.body.jobId);
+  assert.equal(job.status, 'completed', job.error);
+  return { job, fullText: await (await fetch(job.fullTextUrl)).text() };
+}
+
+describeOnEachDatabase(
+  'Token counts and the llms-full.txt budget',
+  (service) => {
+    test('maxTokens keeps llms-full.txt within budget with the most important pages whole', async () => {
+      const { apiKey } = await service().createAccount();
+      const whole = await generate(service(), apiKey, {});
+      assert.equal(whole.job.files.llmsFullTxt.tokens, countTokens(whole.fullText));
+      assert.equal(whole.job.files.llmsFullTxt.bytes, Buffer.byteLength(whole.fullText));
+      const budget = Math.floor(whole.job.files.llmsFullTxt.tokens / 2);
+
+      const limited = await generate(service(), apiKey, { maxTokens: budget });
+      assert.equal(limited.job.options.maxTokens, budget);
+      assert.equal(limited.job.files.llmsFullTxt.tokens, countTokens(limited.fullText));
+      assert.ok(limited.job.files.llmsFullTxt.tokens <= budget, `${limited.job.files.llmsFullTxt.tokens} tokens for a budget of ${budget}`);
+      const all = blocksOf(whole.fullText);
+      const kept = blocksOf(limited.fullText);
+      assert.ok(kept.size > 0 && kept.size < all.size, `${kept.size} of ${all.size} pages kept`);
+      assert.ok(kept.has(`${site.origin}/`), 'the home page is the most important');
+      for (const [url, block] of kept) assert.equal(block, all.get(url), `${url} is kept whole`);
+      // llms.txt itself still lists every page.
+      assert.equal(limited.job.files.llmsTxt.tokens, whole.job.files.llmsTxt.tokens);
+    });
+
+    test('maxTokens without llms-full.txt, or below 100, is 400 and charges nothing', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const before = await ledgerOf(service(), id);
+      const withoutFullText = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { maxTokens: 5000 } } });
+      assert.deepEqual([withoutFullText.status, withoutFullText.body], [400, { message: 'Validation error: maxTokens limits llms-full.txt: it needs showFullText true' }]);
+      const tooSmall = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { showFullText: true, maxTokens: 99 } } });
+      assert.equal(tooSmall.status, 400);
+      assert.match(tooSmall.body.message, /^Validation error: .*maxTokens/);
+      assert.deepEqual(await ledgerOf(service(), id), before);
+    });
+  },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
+);
