@@ -26,6 +26,7 @@ import { planRoutes } from './plans/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { createPaymentProvider } from './billing/create-provider.ts';
 import { registerWebApp } from './web/plugin.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const { trustProxy } = deps.config;
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(discoveryRoutes, { db, clock, config, queue: jobs.queue });
       await api.register(generationRoutes, { db, clock, config, queue: jobs.queue });
       await api.register(siteRoutes, { db, config, crawl: jobs.crawl });
+      await api.register(webhookRoutes, { db, clock, config, crawl: jobs.crawl });
     },
     { prefix: API_PREFIX },
   );

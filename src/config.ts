@@ -37,6 +37,8 @@ export interface Config {
   /** Redis key prefix of the rate-limit counters (services sharing a Redis share a prefix). */
   rateLimitNamespace: string;
   jobs: JobSettings;
+  /** How long a webhook receiver may take to answer one delivery. */
+  webhookTimeoutMs: number;
 }
 
 export interface JobSettings {
@@ -228,6 +230,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 3, 1, 10),
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
+    webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
   };
 }
 

@@ -72,6 +72,11 @@ export const errors = {
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
 
+  // job webhooks
+  webhookEndpointNotFound: () => new ApiError(404, 'Webhook endpoint not found'),
+  webhookAddressRefused: (reason: string) => new ApiError(400, `Validation error: url is not reachable for webhooks (${reason})`),
+  tooManyWebhookEndpoints: (max: number) => new ApiError(409, `An account can register at most ${max} webhook endpoints`),
+
   // Idempotency-Key
   idempotencyKeyReused: () => new ApiError(422, 'This Idempotency-Key was already used with a different request'),
   idempotencyKeyInFlight: () =>
@@ -90,6 +95,8 @@ export const messages = {
   tokensRefreshed: 'Tokens refreshed successfully',
   loggedOut: 'Logged out successfully',
   siteDeleted: 'Site deleted',
+  webhookEndpointCreated: 'Webhook endpoint registered. Store its secret now: it is not shown again',
+  webhookEndpointDeleted: 'Webhook endpoint deleted',
   generationCanceled: 'Generation canceled; its credits were refunded',
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
 } as const;

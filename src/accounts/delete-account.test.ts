@@ -15,6 +15,8 @@ import {
   siteFiles,
   sites,
   subscriptions,
+  webhookDeliveries,
+  webhookEndpoints,
 } from '../db/schema.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 
@@ -23,6 +25,7 @@ interface Owner {
   apiKey: string;
   siteIds: string[];
   discoveryIds: string[];
+  endpointIds: string[];
 }
 
 /**
@@ -38,6 +41,7 @@ const ownedThroughParent: Record<string, (owner: Owner) => SQL> = {
   site_files: (o) => inArray(siteFiles.siteId, o.siteIds),
   mapped_urls: (o) => inArray(mappedUrls.siteId, o.siteIds),
   discovered_urls: (o) => inArray(discoveredUrls.discoveryId, o.discoveryIds),
+  webhook_deliveries: (o) => inArray(webhookDeliveries.endpointId, o.endpointIds),
 };
 
 const allTables: PgTable[] = Object.values(schema as Record<string, unknown>).filter((value): value is PgTable => is(value, PgTable));
@@ -79,7 +83,11 @@ describeOnEachDatabase('DELETE /accounts', (service) => {
     const keyed = await service().request('POST', '/api/v1/discovery', { token: apiKey, body: { url }, headers: { 'idempotency-key': 'seed' } });
     assert.equal(keyed.status, 201);
     await db.transaction((tx) => spendCredits(tx, { accountId: id, amount: 1, description: 'Generation', siteId }));
-    return { id, apiKey, siteIds: [siteId], discoveryIds: [discoveryId] };
+    // Directly: registering through the API would resolve the receiver's host name.
+    const endpointId = randomUUID();
+    await db.insert(webhookEndpoints).values({ id: endpointId, accountId: id, url: 'https://hooks.example.com/', events: ['generation.completed'], sealedSecret: 'sealed' });
+    await db.insert(webhookDeliveries).values({ id: `msg_${randomUUID()}`, endpointId, event: 'generation.completed', payload: {} });
+    return { id, apiKey, siteIds: [siteId], discoveryIds: [discoveryId], endpointIds: [endpointId] };
   }
 
   /** How many rows of each table of the schema belong to the account. */

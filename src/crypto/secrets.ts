@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -16,4 +16,26 @@ export function randomBase62(bytes: number): string {
 /** Secrets are stored only as this hash; a leaked table gives nothing to log in with. */
 export function sha256(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
+}
+
+/**
+ * A secret the service must read back (a webhook's signing secret), sealed with AES-256-GCM under
+ * a key derived from the service's own secret: a leaked table alone gives nothing to sign with.
+ */
+export function sealSecret(secret: string, serviceSecret: string, purpose: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealingKey(serviceSecret, purpose), iv);
+  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), sealed].map((part) => part.toString('base64url')).join('.');
+}
+
+export function openSecret(sealed: string, serviceSecret: string, purpose: string): string {
+  const [iv, tag, data] = sealed.split('.').map((part) => Buffer.from(part, 'base64url'));
+  const decipher = createDecipheriv('aes-256-gcm', sealingKey(serviceSecret, purpose), iv);
+  decipher.setAuthTag(tag);
+  return Buffer.concat([decipher.update(data), decipher.final()]).toString('utf8');
+}
+
+function sealingKey(serviceSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', serviceSecret, 'llmstxt', purpose, 32));
 }

@@ -15,6 +15,9 @@ export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, Extract
 /** Either the database or an open transaction: logic that must join its caller's transaction takes this. */
 export type Queryable = Database | Transaction;
 
+/** The rows of a raw `db.execute(sql…)`: node-postgres answers `{ rows }`, PGlite's driver the rows themselves. */
+export const rowsOf = (result: unknown): any[] => (result as { rows?: any[] }).rows ?? (result as any[]);
+
 /** A raw-SQL door (`text + $n values`, the shape pg-boss's adapters have), over the same connection(s). */
 export interface SqlExecutor {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: any[] }>;

@@ -1,12 +1,13 @@
 /** The discovery job as the workers run it: crawl, write progress as it goes, store the URLs found. */
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import { discover, type CrawlOptions, type DiscoveryMode } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
+import { recordEvent } from '../webhooks/events.ts';
 
 interface Deps {
   db: Database;
@@ -15,6 +16,11 @@ interface Deps {
 }
 
 const INSERT_CHUNK = 500;
+
+/** What a discovery webhook says about its job. */
+function discoveryEventData(job: typeof discoveryJobs.$inferSelect) {
+  return { id: job.id, url: job.url, type: job.type, status: job.status, urlsFound: job.urlsFound, error: job.error, completedAt: job.completedAt?.toISOString() ?? null };
+}
 
 export function discoveryJobKind(deps: Deps): JobKind {
   const { db, clock } = deps;
@@ -41,8 +47,9 @@ export function discoveryJobKind(deps: Deps): JobKind {
           .update(discoveryJobs)
           .set({ status: 'completed', progress: 100, urlsFound: result.urls.length, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
           .where(whileOwned(discoveryJobs, job.id, attempt))
-          .returning({ id: discoveryJobs.id });
+          .returning();
         if (!completed) return;
+        await recordEvent(tx, completed.accountId, 'discovery.completed', discoveryEventData(completed), clock.now());
         for (let i = 0; i < result.urls.length; i += INSERT_CHUNK) {
           const chunk = result.urls.slice(i, i + INSERT_CHUNK).map((u, j) => ({ id: randomUUID(), discoveryId: job.id, ...u, position: i + j }));
           await tx.insert(discoveredUrls).values(chunk).onConflictDoNothing();
@@ -51,10 +58,14 @@ export function discoveryJobKind(deps: Deps): JobKind {
     },
 
     async fail(jobId, message, attempt) {
-      await db
-        .update(discoveryJobs)
-        .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
-        .where(whileOwned(discoveryJobs, jobId, attempt));
+      await db.transaction(async (tx) => {
+        const [failed] = await tx
+          .update(discoveryJobs)
+          .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
+          .where(whileOwned(discoveryJobs, jobId, attempt))
+          .returning();
+        if (failed) await recordEvent(tx, failed.accountId, 'discovery.failed', discoveryEventData(failed), clock.now());
+      });
     },
   });
 }

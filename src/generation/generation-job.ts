@@ -10,7 +10,9 @@ import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Descri
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob } from './generation.ts';
-import { readGenerationOptions, type GenerationOptions } from './options.ts';
+import { fileUrls } from '../http/paths.ts';
+import { recordEvent } from '../webhooks/events.ts';
+import { fileSizesView, readGenerationOptions, type GenerationOptions } from './options.ts';
 import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { unusedCredits } from './pricing.ts';
@@ -23,6 +25,8 @@ export interface GenerationJobDeps {
   describer: Describer | null;
   /** worker threads that read the pages; inline on the job's thread when absent */
   extractor?: ExtractorPool;
+  /** for the file URLs a `generation.completed` webhook carries */
+  publicUrl: string;
 }
 
 const INSERT_CHUNK = 500;
@@ -120,8 +124,20 @@ async function store(
       .update(generationJobs)
       .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
-      .returning({ id: generationJobs.id });
+      .returning();
     if (!completed) return;
+    const urls = fileUrls(deps.publicUrl, job.siteId);
+    await recordEvent(tx, job.accountId, 'generation.completed', {
+      id: job.id,
+      siteId: job.siteId,
+      url: job.url,
+      status: 'completed',
+      pagesGenerated: result.pages.length,
+      fileUrl: urls.fileUrl,
+      fullTextUrl: result.llmsFullTxt === null ? null : urls.fullTextUrl,
+      files: fileSizesView(sizes),
+      completedAt: now.toISOString(),
+    }, now);
     await replaceMappedUrls(tx, job.siteId, result, failures);
     await putFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
     if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await putFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);

@@ -7,6 +7,7 @@ import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import { errors, jobMessages } from '../errors.ts';
 import { whileOwned } from '../jobs/job-kind.ts';
+import { recordEvent } from '../webhooks/events.ts';
 import { readGenerationOptions, sameOptions, type GenerationOptions } from './options.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { generationCost } from './pricing.ts';
@@ -103,6 +104,8 @@ export async function failGenerationJob(db: Database, clock: Clock, jobId: strin
     if (!job) return null;
     await refund(tx, job, job.creditsReserved, `Refund: generation of ${job.url} ${message === jobMessages.canceled ? 'canceled' : 'failed'}`);
     await followLatestJob(tx, job.siteId, clock.now());
+    const data = { id: job.id, siteId: job.siteId, url: job.url, status: job.status, error: job.error, completedAt: job.completedAt?.toISOString() ?? null };
+    await recordEvent(tx, job.accountId, 'generation.failed', data, clock.now());
     return job;
   });
 }

@@ -23,6 +23,7 @@ export async function registerOpenApi(app: App): Promise<void> {
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: ({ schema, url }) => ({ schema: schema && { ...schema, body: optionalDefaults(schema.body), querystring: optionalDefaults(schema.querystring) }, url }),
   });
   // Swagger UI's page has inline parts: it sends its own Content-Security-Policy with their hashes.
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
@@ -45,4 +46,22 @@ function documentCommonErrorAnswers(app: App): void {
     if (route.config?.rateLimit !== false) statuses.push(429);
     route.schema = { ...schema, response: { ...errorAnswers(...statuses), ...(schema.response as object) } };
   });
+}
+
+/**
+ * A request field with a default may be left out: the service fills it in. TypeBox lists it as
+ * required (validation applies the default first); the document says what a client must send.
+ * Only the document's copy changes.
+ */
+function optionalDefaults(schema: unknown): unknown {
+  if (!schema || typeof schema !== 'object') return schema;
+  if (Array.isArray(schema)) return schema.map(optionalDefaults);
+  const copy: Record<string, unknown> = { ...(schema as Record<string, unknown>) };
+  const properties = copy.properties as Record<string, { default?: unknown }> | undefined;
+  if (properties) {
+    copy.properties = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, optionalDefaults(property)]));
+    if (Array.isArray(copy.required)) copy.required = copy.required.filter((name: string) => properties[name]?.default === undefined);
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'items']) if (copy[key]) copy[key] = optionalDefaults(copy[key]);
+  return copy;
 }

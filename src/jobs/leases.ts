@@ -5,11 +5,10 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import { rowsOf, type Database, type Queryable } from '../db/database.ts';
 
 export type JobTable = 'discovery_jobs' | 'generation_jobs';
 
-const rowsOf = (result: any): any[] => result.rows ?? result;
 
 /** Takes the job if it is waiting, or if its last worker's lease ran out. Answers the attempt number, or null. */
 export async function claimJob(db: Database, clock: Clock, table: JobTable, jobId: string, leaseMs: number): Promise<number | null> {

@@ -6,7 +6,7 @@
  */
 import { PgBoss, fromPglite, type Db } from 'pg-boss';
 import { sql, type SQL } from 'drizzle-orm';
-import type { DatabaseHandle, Queryable } from '../db/database.ts';
+import { rowsOf, type DatabaseHandle, type Queryable } from '../db/database.ts';
 
 export const QUEUES = ['discovery', 'generation'] as const;
 export type QueueName = (typeof QUEUES)[number];
@@ -33,7 +33,6 @@ export interface QueueOptions {
 const asParameter = (value: unknown) => value === undefined ? null :
   value !== null && typeof value === 'object' && !(value instanceof Date) ? JSON.stringify(value) : value;
 
-const rowsOf = (result: any): any[] => result.rows ?? result;
 
 /** pg-boss speaks `text + $n values`; this runs such a statement on a drizzle database or transaction. */
 function executorFor(db: Queryable): Db {

@@ -12,6 +12,7 @@ import { describerFromConfig } from '../generation/describer.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
 import { createExtractorPool, type ExtractorPool } from '../llms-txt/index.ts';
 import { JobQueue } from './queue.ts';
+import { startWebhookDelivery } from '../webhooks/delivery.ts';
 import { startWorkers, type JobKind } from './workers.ts';
 
 export interface JobRuntime {
@@ -34,7 +35,7 @@ export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; extractor
   const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
   return [
     discoveryJobKind(common),
-    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), extractor: deps.extractor }),
+    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), extractor: deps.extractor, publicUrl: deps.config.publicUrl }),
   ];
 }
 
@@ -53,11 +54,15 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   const stopSweeper = extractor
     ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, extractor }))
     : () => {};
+  // Webhooks go out from the processes that run jobs, through the crawler's address guard.
+  const delivery = { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: crawl, timeoutMs: deps.config.webhookTimeoutMs, log };
+  const stopDelivery = options.workers ? startWebhookDelivery(delivery, settings.pollSeconds * 1000) : async () => {};
   return {
     queue,
     crawl,
     async stop() {
       stopSweeper();
+      await stopDelivery();
       await queue.stop();
       await extractor?.close();
     },

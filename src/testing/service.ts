@@ -32,7 +32,7 @@ export interface RequestOptions {
 }
 
 export class TestService {
-  readonly app: App;
+  app: App;
   readonly deps: AppDeps;
   readonly clock: ManualClock;
   readonly baseUrl: string;
@@ -46,6 +46,15 @@ export class TestService {
     this.baseUrl = baseUrl;
     this.drop = drop;
     this.sent = sent;
+  }
+
+  /**
+   * Stops the service (its API, workers and loops, as a shutdown does) and starts it again on the
+   * same database, port and clock.
+   */
+  async restart(): Promise<void> {
+    await this.app.close();
+    this.app = await listening(this.deps, new URL(this.baseUrl));
   }
 
   /** Every e-mail the service sent, newest last. */
@@ -136,9 +145,14 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
     runWorkers: options.workers ?? true,
     payments: options.payments?.(base) ?? createPaymentProvider(base, pino({ level: 'silent' })),
   };
-  const app = await buildApp(deps);
-  await app.listen({ port, host: '127.0.0.1' });
+  const app = await listening(deps, new URL(config.publicUrl));
   return new TestService(app, deps, clock, config.publicUrl, database.drop, mailbox);
+}
+
+async function listening(deps: AppDeps, publicUrl: URL): Promise<App> {
+  const app = await buildApp(deps);
+  await app.listen({ port: Number(publicUrl.port), host: '127.0.0.1' });
+  return app;
 }
 
 /** Runs the suite once per database kind, each with a service of its own. */

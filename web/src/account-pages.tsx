@@ -1,18 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, formatDate, session, type Me } from './api.ts';
+import { answer, api, ApiError, formatDate, publicApi, session, withKey, type Answer, type Me } from './api.ts';
 import { navigate } from './router.ts';
 import { CopyButton, ErrorMessage, Field, Notice, PageHeading, useLoad } from './ui.tsx';
 
-interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+type ApiKey = Answer<'/api/v1/api-keys', 'get'>['apiKeys'][number];
 
 export function KeysPage() {
-  const keys = useLoad(() => call<{ apiKeys: ApiKey[] }>('GET', '/api-keys'));
+  const keys = useLoad(() => answer(api.GET('/api/v1/api-keys')));
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | undefined>();
   const [error, setError] = useState<unknown>(null);
@@ -29,7 +23,7 @@ export function KeysPage() {
     setNameError(undefined);
     setBusy(true);
     try {
-      const result = await call<{ apiKey: ApiKey; key: string }>('POST', '/api-keys', { body: { name: name.trim() } });
+      const result = await answer(api.POST('/api/v1/api-keys', { body: { name: name.trim() } }));
       setCreated({ name: result.apiKey.name, key: result.key });
       setName('');
       keys.reload();
@@ -45,7 +39,7 @@ export function KeysPage() {
     if (!confirm(`Revoke the API key "${key.name}"? Programs using it stop working at once.`)) return;
     setError(null);
     try {
-      await call('DELETE', `/api-keys/${key.id}`);
+      await answer(api.DELETE('/api/v1/api-keys/{id}', { params: { path: { id: key.id } } }));
       keys.reload();
     } catch (err) {
       setError(err);
@@ -142,9 +136,8 @@ export function ProfilePage({ me, onSaved }: { me: Me | null; onSaved: () => voi
     const first = Object.keys(found)[0];
     if (first) return document.getElementById(first)?.focus();
     try {
-      const body: Record<string, string> = { firstName: form.firstName.trim(), lastName: form.lastName.trim() };
-      if (form.company.trim() || me?.company) body.company = form.company.trim();
-      await call('PUT', '/accounts/profile', { body });
+      const company = form.company.trim() || me?.company ? { company: form.company.trim() } : {};
+      await answer(api.PUT('/api/v1/accounts/profile', { body: { firstName: form.firstName.trim(), lastName: form.lastName.trim(), ...company } }));
       setSaved(true);
       onSaved();
     } catch (err) {
@@ -195,7 +188,7 @@ function DeleteAccount() {
       return document.getElementById('delete-confirm')?.focus();
     }
     try {
-      await call('DELETE', '/accounts', { auth: { apiKey: key.trim() } });
+      await answer(publicApi.DELETE('/api/v1/accounts', { headers: withKey(key.trim()) }));
       session.end();
       navigate('/?deleted=1');
     } catch (err) {

@@ -3,15 +3,12 @@
  * token in localStorage. A 401 triggers one silent refresh (shared by concurrent calls) and a
  * retry; when that fails the session ends. Network errors and 5xx answers raise the outage banner.
  */
-const BASE = '/api/v1';
+import createClient from 'openapi-fetch';
+import type { paths } from '../../src/client/api-types.ts';
+
 const REFRESH_KEY = 'llmstxt.refreshToken';
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  tokenType: string;
-}
+export type Tokens = Answer<'/api/v1/auth/refresh', 'post'>['tokens'];
 
 export class ApiError extends Error {
   constructor(
@@ -75,21 +72,25 @@ function setOutage(path: string, down: boolean) {
   notify();
 }
 
-export type Auth = 'jwt' | 'none' | { apiKey: string };
+/** The paths the server's routes define (generated from its OpenAPI document: `npm run client:generate`). */
+export type { paths } from '../../src/client/api-types.ts';
 
-export interface CallOptions {
-  body?: unknown;
-  auth?: Auth;
-  /** answer the raw Response (for downloads) */
-  raw?: boolean;
-}
+/** A JSON answer's type: `Answer<'/api/v1/sites/{siteId}', 'get'>`. */
+export type Answer<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: infer R }
+  ? R extends { 200: { content: { 'application/json': infer J } } }
+    ? J
+    : R extends { 201: { content: { 'application/json': infer J } } }
+      ? J
+      : never
+  : never;
 
-async function send(method: string, path: string, options: CallOptions, token: string | null): Promise<Response> {
-  const headers: Record<string, string> = {};
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (token) headers.authorization = `Bearer ${token}`;
+async function send(request: Request, token: string | null): Promise<Response> {
+  const path = new URL(request.url).pathname;
+  if (token) request.headers.set('authorization', `Bearer ${token}`);
   try {
-    return await fetch(BASE + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+    const response = await fetch(request);
+    setOutage(path, response.status >= 500);
+    return response;
   } catch {
     setOutage(path, true);
     throw new ApiError(0, 'The service cannot be reached. Check your connection and try again.');
@@ -104,14 +105,11 @@ export function refresh(): Promise<boolean> {
     const refreshToken = localStorage.getItem(REFRESH_KEY);
     if (!refreshToken) return false;
     try {
-      const response = await send('POST', '/auth/refresh', { body: { refreshToken } }, null);
-      setOutage('/auth/refresh', response.status >= 500);
-      if (!response.ok) {
-        if (response.status >= 500) return false;
-        session.end('Your session has expired. Please log in again.');
+      const { data, response } = await publicApi.POST('/api/v1/auth/refresh', { body: { refreshToken } });
+      if (!data) {
+        if (response.status < 500) session.end('Your session has expired. Please log in again.');
         return false;
       }
-      const data = (await response.json()) as { tokens: Tokens };
       accessToken = data.tokens.accessToken;
       localStorage.setItem(REFRESH_KEY, data.tokens.refreshToken);
       return true;
@@ -130,43 +128,37 @@ function sessionError(): ApiError {
   return new ApiError(401, 'Your session has expired. Please log in again.');
 }
 
-async function toError(response: Response): Promise<ApiError> {
-  let message = `Request failed (${response.status})`;
-  let body: unknown;
-  try {
-    body = await response.json();
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') message = body.message;
-  } catch {
-    /* not JSON */
-  }
-  if (response.status >= 500) message = `The service is having trouble (${response.status}). Please try again in a moment.`;
-  return new ApiError(response.status, message, body);
+/** The session's transport: its access token on every call, one silent refresh and a retry on a 401. */
+async function sessionFetch(request: Request): Promise<Response> {
+  if (!accessToken && !(await refresh())) throw sessionError();
+  const retry = request.clone();
+  const response = await send(request, accessToken);
+  if (response.status !== 401) return response;
+  if (!(await refresh())) throw sessionError();
+  return send(retry, accessToken);
 }
 
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<T> {
-  const auth = options.auth ?? 'jwt';
-  let token: string | null = null;
-  if (auth === 'jwt') {
-    if (!accessToken && !(await refresh())) throw sessionError();
-    token = accessToken;
-  } else if (auth !== 'none') {
-    token = auth.apiKey;
-  }
-  let response = await send(method, path, options, token);
-  if (response.status === 401 && auth === 'jwt') {
-    if (await refresh()) response = await send(method, path, options, accessToken);
-    else throw sessionError();
-  }
-  setOutage(path, response.status >= 500);
-  if (!response.ok) throw await toError(response);
-  if (options.raw) return response as T;
-  const type = response.headers.get('content-type') ?? '';
-  return (type.includes('application/json') ? await response.json() : await response.text()) as T;
+/** Calls made as the logged-in user. */
+export const api = createClient<paths>({ fetch: sessionFetch });
+/** Calls without a session: public pages, sign-up, login (with an API key in `headers` where one is needed). */
+export const publicApi = createClient<paths>({ fetch: (request) => send(request, null) });
+
+/** The answer's data, or an ApiError with the service's message. */
+export async function answer<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (response.ok) return data as T;
+  let message = `Request failed (${response.status})`;
+  if (error && typeof error === 'object' && 'message' in error && typeof error.message === 'string') message = error.message;
+  if (response.status >= 500) message = `The service is having trouble (${response.status}). Please try again in a moment.`;
+  throw new ApiError(response.status, message, error);
 }
+
+/** An API key as a request's credentials. */
+export const withKey = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
 
 export async function logout(): Promise<void> {
   try {
-    if (accessToken || localStorage.getItem(REFRESH_KEY)) await call('POST', '/auth/logout');
+    if (accessToken || localStorage.getItem(REFRESH_KEY)) await answer(api.POST('/api/v1/auth/logout'));
   } catch {
     /* the local session ends anyway */
   }
@@ -180,12 +172,4 @@ export const formatLastModified = (value: string) =>
   /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?(Z|\+00:00))?$/.test(value) ? value.slice(0, 10) : formatDate(value);
 
 /** The signed-in account, as GET /accounts/me answers it. */
-export interface Me {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string | null;
-  company: string | null;
-  plan: string;
-  creditBalance: number;
-}
+export type Me = Answer<'/api/v1/accounts/me', 'get'>['account'];

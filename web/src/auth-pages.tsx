@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, session, type Tokens } from './api.ts';
+import { answer, ApiError, publicApi, session, withKey } from './api.ts';
 import { navigate } from './router.ts';
 import { CopyButton, ErrorMessage, Field, Notice, PageHeading } from './ui.tsx';
 
@@ -29,7 +29,7 @@ function focusFirstError(errors: Record<string, string | undefined>) {
 }
 
 async function loginWithKey(apiKey: string) {
-  const result = await call<{ tokens: Tokens }>('POST', '/auth/login', { auth: { apiKey } });
+  const result = await answer(publicApi.POST('/api/v1/auth/login', { headers: withKey(apiKey) }));
   session.start(result.tokens);
 }
 
@@ -49,10 +49,9 @@ export function SignupPage() {
     if (Object.keys(found).length) return focusFirstError(found);
     setBusy(true);
     try {
-      const body: Record<string, string> = { email: form.email.trim(), firstName: form.firstName.trim() };
-      if (form.lastName.trim()) body.lastName = form.lastName.trim();
-      if (form.company.trim()) body.company = form.company.trim();
-      const result = await call<{ apiKey: string }>('POST', '/accounts', { auth: 'none', body });
+      const optional = (name: 'lastName' | 'company') => (form[name].trim() ? { [name]: form[name].trim() } : {});
+      const body = { email: form.email.trim(), firstName: form.firstName.trim(), ...optional('lastName'), ...optional('company') };
+      const result = await answer(publicApi.POST('/api/v1/accounts', { body }));
       setApiKey(result.apiKey);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
@@ -147,7 +146,7 @@ export function LoginPage({ reason }: { reason?: string | null }) {
     setEmailErrors({});
     setBusy(true);
     try {
-      await call('POST', '/auth/login/email', { auth: 'none', body: { email: email.trim() } });
+      await answer(publicApi.POST('/api/v1/auth/login/email', { body: { email: email.trim() } }));
       setCodeSent(true);
       setTimeout(() => document.getElementById('login-code')?.focus());
     } catch (err) {
@@ -166,7 +165,7 @@ export function LoginPage({ reason }: { reason?: string | null }) {
     }
     setBusy(true);
     try {
-      const result = await call<{ tokens: Tokens }>('POST', '/auth/login/verify', { auth: 'none', body: { email: email.trim(), code: code.trim() } });
+      const result = await answer(publicApi.POST('/api/v1/auth/login/verify', { body: { email: email.trim(), code: code.trim() } }));
       session.start(result.tokens);
       navigate('/dashboard');
     } catch (err) {

@@ -1,22 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, call, formatDate } from './api.ts';
+import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
 import { navigate } from './router.ts';
 import { ErrorMessage, Field, Notice, PageHeading, useLoad, usePolling, FilterSelect } from './ui.tsx';
 
-interface Transaction {
-  id: string;
-  type: string;
-  amount: number;
-  description: string;
-  siteId?: string | null;
-  createdAt: string;
-}
-interface Balance {
-  balance: number;
-  totalPurchased: number;
-  totalUsed: number;
-  recentTransactions: Transaction[];
-}
+type Balance = Answer<'/api/v1/credits/balance', 'get'>;
+type TransactionType = NonNullable<NonNullable<paths['/api/v1/credits/history']['get']['parameters']['query']>['type']>;
 
 function CheckoutReturn({ query, onCredited }: { query: URLSearchParams; onCredited: () => void }) {
   const outcome = query.get('checkout');
@@ -27,7 +15,7 @@ function CheckoutReturn({ query, onCredited }: { query: URLSearchParams; onCredi
     if (outcome === 'canceled') setState({ kind: 'info', text: 'Checkout canceled. Nothing was charged.' });
     else if (outcome === 'success' && sessionId) {
       setState({ kind: 'info', text: 'Confirming your payment…' });
-      call<{ success: boolean; credits: number }>('GET', `/credits/verify-session/${encodeURIComponent(sessionId)}`).then(
+      answer(api.GET('/api/v1/credits/verify-session/{sessionId}', { params: { path: { sessionId } } })).then(
         (result) => {
           setState({ kind: 'success', text: `Payment received: ${result.credits} credits were added to your balance.` });
           onCredited();
@@ -43,10 +31,10 @@ function CheckoutReturn({ query, onCredited }: { query: URLSearchParams; onCredi
 const PAGE_SIZE = 10;
 
 function History({ version }: { version: number }) {
-  const [type, setType] = useState('');
+  const [type, setType] = useState<TransactionType | ''>('');
   const [offset, setOffset] = useState(0);
   const { data, error, loading } = useLoad(
-    () => call<{ transactions: Transaction[]; total: number; hasMore: boolean }>('GET', `/credits/history?limit=${PAGE_SIZE}&offset=${offset}${type ? `&type=${type}` : ''}`),
+    () => answer(api.GET('/api/v1/credits/history', { params: { query: { limit: PAGE_SIZE, offset, ...(type ? { type } : {}) } } })),
     [type, offset, version],
   );
   return (
@@ -125,7 +113,7 @@ interface Job {
 function Generate({ onDone }: { onDone: () => void }) {
   const [url, setUrl] = useState('');
   const [maxUrls, setMaxUrls] = useState('50');
-  const [method, setMethod] = useState('simple');
+  const [method, setMethod] = useState<'simple' | 'enhanced'>('simple');
   const [fullText, setFullText] = useState(false);
   const [errors, setErrors] = useState<{ url?: string; maxUrls?: string }>({});
   const [error, setError] = useState<unknown>(null);
@@ -135,7 +123,7 @@ function Generate({ onDone }: { onDone: () => void }) {
 
   const refreshJob = async () => {
     try {
-      const next = await call<Job>('GET', `/generate/${job!.id}`);
+      const next = await answer(api.GET('/api/v1/generate/{jobId}', { params: { path: { jobId: job!.id } } }));
       setJob(next);
       if (next.status === 'completed' || next.status === 'failed') {
         setBusy(false);
@@ -166,9 +154,9 @@ function Generate({ onDone }: { onDone: () => void }) {
     setBusy(true);
     setJob(null);
     try {
-      const started = await call<{ jobId: string; siteId: string; status: string; progress: number; fileUrl: string | null; fullTextUrl: string | null; creditsUsed: number }>('POST', '/generate', {
+      const started = await answer(api.POST('/api/v1/generate', {
         body: { url: url.trim(), options: { maxUrls: max, showFullText: fullText, generationMethod: method, includeModificationDate: false, cacheAge: 3600000 } },
-      });
+      }));
       const first: Job = { id: started.jobId, siteId: started.siteId, status: started.status, progress: started.progress, fileUrl: started.fileUrl, fullTextUrl: started.fullTextUrl, error: null };
       setJob(first);
       onDone();
@@ -190,7 +178,7 @@ function Generate({ onDone }: { onDone: () => void }) {
           <Field id="gen-max" label="Maximum pages" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint="1 to 1000" inputMode="numeric" />
           <div class="field">
             <label for="gen-method">Method</label>
-            <select id="gen-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value)}>
+            <select id="gen-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value as 'simple' | 'enhanced')}>
               <option value="simple">Simple</option>
               <option value="enhanced">Enhanced (AI descriptions, 2× credits)</option>
             </select>
@@ -238,7 +226,7 @@ export function DashboardPage({ query, me, onAccountChanged }: { query: URLSearc
     setVersion((v) => v + 1);
     onAccountChanged();
   };
-  const { data, error, loading } = useLoad(() => call<Balance>('GET', '/credits/balance'), [version]);
+  const { data, error, loading } = useLoad(() => answer(api.GET('/api/v1/credits/balance')), [version]);
   return (
     <>
       <PageHeading>Dashboard</PageHeading>

@@ -1,25 +1,10 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, formatDate } from './api.ts';
+import { answer, api, ApiError, formatDate, type paths } from './api.ts';
 import { navigate } from './router.ts';
 import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
 
-interface DiscoveryJob {
-  id: string;
-  url: string;
-  type: string;
-  status: string;
-  urlsFound: number;
-  createdAt: string;
-}
-interface DiscoveryDetail extends DiscoveryJob {
-  completedAt: string | null;
-  error: string | null;
-}
-interface DiscoveredUrl {
-  url: string;
-  source: string;
-  lastModified: string | null;
-}
+type JobStatus = NonNullable<NonNullable<paths['/api/v1/discovery']['get']['parameters']['query']>['status']>;
+type DiscoveryType = 'full' | 'sitemap' | 'crawl';
 
 /** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
 const active = (status: string) => status === 'pending' || status === 'processing';
@@ -34,7 +19,7 @@ const fieldMessage = (message: string) => {
 function StartDiscovery({ onStarted }: { onStarted: () => void }) {
   const [url, setUrl] = useState('');
   const [maxUrls, setMaxUrls] = useState('50');
-  const [type, setType] = useState('full');
+  const [type, setType] = useState<DiscoveryType>('full');
   const [errors, setErrors] = useState<{ url?: string; maxUrls?: string; discoveryType?: string }>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -51,7 +36,7 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
     setBusy(true);
     try {
       // The address itself is checked by the API, whose message lands next to the field.
-      const started = await call<{ id: string; status: string }>('POST', '/discovery', { body: { url: url.trim(), maxUrls: max, discoveryType: type } });
+      const started = await answer(api.POST('/api/v1/discovery', { body: { url: url.trim(), maxUrls: max, discoveryType: type } }));
       onStarted();
       navigate(`/discovery/${started.id}`);
     } catch (err) {
@@ -80,7 +65,7 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
               value={type}
               aria-invalid={errors.discoveryType ? 'true' : undefined}
               aria-describedby={errors.discoveryType ? 'disc-type-error' : undefined}
-              onChange={(e) => setType((e.target as HTMLSelectElement).value)}
+              onChange={(e) => setType((e.target as HTMLSelectElement).value as DiscoveryType)}
             >
               <option value="full">{TYPE_LABELS.full}</option>
               <option value="sitemap">{TYPE_LABELS.sitemap}</option>
@@ -103,9 +88,9 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
 }
 
 export function DiscoveryPage() {
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<JobStatus | ''>('');
   const [version, setVersion] = useState(0);
-  const jobs = useLoad(() => call<{ jobs: DiscoveryJob[]; total: number }>('GET', `/discovery?limit=100${status ? `&status=${status}` : ''}`), [status, version]);
+  const jobs = useLoad(() => answer(api.GET('/api/v1/discovery', { params: { query: { limit: 100, ...(status ? { status } : {}) } } })), [status, version]);
   const running = !!jobs.data?.jobs.some((j) => active(j.status));
   usePolling(running && !jobs.loading, jobs.reload, jobs.data);
 
@@ -154,12 +139,12 @@ export function DiscoveryPage() {
 }
 
 export function DiscoveryJobPage({ id }: { id: string }) {
-  const job = useLoad(() => call<DiscoveryDetail>('GET', `/discovery/${encodeURIComponent(id)}`), [id]);
+  const job = useLoad(() => answer(api.GET('/api/v1/discovery/{discoveryId}', { params: { path: { discoveryId: id } } })), [id]);
   const [page, setPage] = useState(1);
   const status = job.data?.status;
   const urlsFound = job.data?.urlsFound;
   const urls = useLoad(
-    () => call<{ urls: DiscoveredUrl[]; total: number; page: number; totalPages: number }>('GET', `/discovery/${encodeURIComponent(id)}/urls?page=${page}&limit=25`),
+    () => answer(api.GET('/api/v1/discovery/{discoveryId}/urls', { params: { path: { discoveryId: id }, query: { page, limit: 25 } } })),
     [id, page, status, urlsFound],
   );
   usePolling(!!status && active(status) && !job.loading, job.reload, job.data);

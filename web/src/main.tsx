@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { call, logout, session, subscribe, type Me } from './api.ts';
+import { answer, api, logout, session, subscribe, type Me } from './api.ts';
 import { KeysPage, ProfilePage } from './account-pages.tsx';
 import { LoginPage, SignupPage } from './auth-pages.tsx';
 import { DashboardPage } from './dashboard.tsx';
@@ -45,7 +45,7 @@ function App() {
 
   useEffect(() => {
     if (!loggedIn) return setMe(null);
-    call<{ account: Me }>('GET', '/accounts/me').then(
+    answer(api.GET('/api/v1/accounts/me')).then(
       (r) => setMe(r.account),
       () => undefined,
     );

@@ -1,29 +1,9 @@
 import { useState } from 'preact/hooks';
-import { call, formatCents, session } from './api.ts';
+import { answer, api, formatCents, publicApi, session, type Answer } from './api.ts';
 import { ErrorMessage, Notice, PageHeading, useLoad } from './ui.tsx';
 
-interface Plan {
-  id: string;
-  name: string;
-  monthlyCredits: number;
-  priceCents: number;
-  yearlyPriceCents: number;
-}
-interface Package {
-  id: string;
-  name: string;
-  credits: number;
-  priceCents: number;
-  packageId: string;
-}
-interface Subscription {
-  id: string;
-  planId: string;
-  status: string;
-  billingCycle: string;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-}
+type Plan = Answer<'/api/v1/plans', 'get'>['plans'][number];
+type Package = Answer<'/api/v1/credits/packages', 'get'>['packages'][number];
 
 const ACTIVE = ['active', 'trialing', 'past_due'];
 
@@ -32,18 +12,19 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
   const [cycle, setCycle] = useState<'monthly' | 'yearly'>('monthly');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const plans = useLoad(() => call<{ plans: Plan[] }>('GET', '/plans', { auth: 'none' }));
-  const packages = useLoad(() => call<{ packages: Package[] }>('GET', '/credits/packages', { auth: 'none' }));
-  const current = useLoad(() => (loggedIn ? call<{ subscription: Subscription | null }>('GET', '/subscriptions/current') : Promise.resolve({ subscription: null })), [loggedIn]);
+  const plans = useLoad(() => answer(publicApi.GET('/api/v1/plans')));
+  const packages = useLoad(() => answer(publicApi.GET('/api/v1/credits/packages')));
+  const current = useLoad(() => (loggedIn ? answer(api.GET('/api/v1/subscriptions/current')) : Promise.resolve({ subscription: null })), [loggedIn]);
   const subscription = current.data?.subscription;
   const subscribed = !!subscription && ACTIVE.includes(subscription.status);
   const origin = location.origin;
 
-  const redirect = async (key: string, path: string, body: unknown) => {
+  /** Starts a hosted checkout or portal session and goes there. */
+  const redirect = async (key: string, start: () => Promise<{ url: string }>) => {
     setError(null);
     setBusy(key);
     try {
-      const result = await call<{ url: string }>('POST', path, { body });
+      const result = await start();
       location.assign(result.url);
     } catch (err) {
       setError(err);
@@ -51,19 +32,31 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
     }
   };
   const buy = (pkg: Package) =>
-    redirect(`pkg-${pkg.id}`, '/credits/checkout', {
-      packageId: pkg.packageId,
-      successUrl: `${origin}/dashboard?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${origin}/dashboard?checkout=canceled`,
-    });
+    redirect(`pkg-${pkg.id}`, () =>
+      answer(
+        api.POST('/api/v1/credits/checkout', {
+          body: {
+            packageId: pkg.packageId,
+            successUrl: `${origin}/dashboard?checkout=success&session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: `${origin}/dashboard?checkout=canceled`,
+          },
+        }),
+      ),
+    );
   const subscribe = (p: Plan) =>
-    redirect(`plan-${p.id}`, '/subscriptions/checkout', {
-      planId: p.id,
-      billingCycle: cycle,
-      successUrl: `${origin}/dashboard?subscription=success&session_id={CHECKOUT_SESSION_ID}`,
-      cancelUrl: `${origin}/pricing?checkout=canceled`,
-    });
-  const manage = () => redirect('portal', '/subscriptions/portal', { returnUrl: `${origin}/pricing` });
+    redirect(`plan-${p.id}`, () =>
+      answer(
+        api.POST('/api/v1/subscriptions/checkout', {
+          body: {
+            planId: p.id,
+            billingCycle: cycle,
+            successUrl: `${origin}/dashboard?subscription=success&session_id={CHECKOUT_SESSION_ID}`,
+            cancelUrl: `${origin}/pricing?checkout=canceled`,
+          },
+        }),
+      ),
+    );
+  const manage = () => redirect('portal', () => answer(api.POST('/api/v1/subscriptions/portal', { body: { returnUrl: `${origin}/pricing` } })));
 
   return (
     <>

@@ -1,22 +1,9 @@
 import { useState } from 'preact/hooks';
-import { ApiError, call, formatDate } from './api.ts';
+import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
 import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
 
-interface Site {
-  id: string;
-  url: string;
-  status: string;
-  fileUrl: string;
-  fullTextUrl: string | null;
-  lastGenerationOptions: { maxUrls: number; showFullText: boolean; generationMethod: string } | null;
-  files: { tokenEncoding: string; llmsTxt: FileSize | null; llmsFullTxt: FileSize | null } | null;
-  createdAt: string;
-  updatedAt: string;
-}
-interface FileSize {
-  bytes: number;
-  tokens: number;
-}
+type FileSize = NonNullable<NonNullable<Answer<'/api/v1/sites/{siteId}', 'get'>['files']>['llmsTxt']>;
+type UrlStatus = NonNullable<NonNullable<paths['/api/v1/sites/{siteId}/urls']['get']['parameters']['query']>['status']>;
 
 /** "12.4 kB · 3,210 tokens" */
 function FileSizeNote({ size, encoding }: { size: FileSize | null | undefined; encoding: string | undefined }) {
@@ -26,18 +13,9 @@ function FileSizeNote({ size, encoding }: { size: FileSize | null | undefined; e
   return <span class="muted" title={`tokens counted with ${encoding}`}> {bytes} · {size.tokens.toLocaleString('en')} tokens </span>;
 }
 
-interface MappedUrl {
-  id: string;
-  url: string;
-  title: string;
-  description: string;
-  status: string;
-  lastModified: string | null;
-}
-
 export function SitesPage() {
   const [page, setPage] = useState(1);
-  const { data, error, loading } = useLoad(() => call<{ sites: Site[]; total: number; page: number; totalPages: number }>('GET', `/sites?page=${page}&limit=20`), [page]);
+  const { data, error, loading } = useLoad(() => answer(api.GET('/api/v1/sites', { params: { query: { page, limit: 20 } } })), [page]);
   return (
     <>
       <PageHeading>Sites</PageHeading>
@@ -88,8 +66,9 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
     setBusy(true);
     setError(null);
     try {
-      const response = await call<Response>('GET', `/sites/${siteId}/markdown/export?format=combined`, { raw: true });
-      const blob = await response.blob();
+      const blob = await answer(
+        api.GET('/api/v1/sites/{siteId}/markdown/export', { params: { path: { siteId }, query: { format: 'combined' } }, parseAs: 'blob' }),
+      );
       const link = document.createElement('a');
       link.href = URL.createObjectURL(blob);
       link.download = `site-${siteId}.md`;
@@ -112,11 +91,11 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
 }
 
 export function SitePage({ id, plan }: { id: string; plan: string }) {
-  const site = useLoad(() => call<Site>('GET', `/sites/${encodeURIComponent(id)}`), [id]);
+  const site = useLoad(() => answer(api.GET('/api/v1/sites/{siteId}', { params: { path: { siteId: id } } })), [id]);
   const [page, setPage] = useState(1);
-  const [status, setStatus] = useState('');
+  const [status, setStatus] = useState<UrlStatus | ''>('');
   const urls = useLoad(
-    () => call<{ urls: MappedUrl[]; total: number; page: number; totalPages: number }>('GET', `/sites/${encodeURIComponent(id)}/urls?page=${page}&limit=25${status ? `&status=${status}` : ''}`),
+    () => answer(api.GET('/api/v1/sites/{siteId}/urls', { params: { path: { siteId: id }, query: { page, limit: 25, ...(status ? { status } : {}) } } })),
     [id, page, status],
   );
   if (site.error instanceof ApiError && (site.error.status === 404 || site.error.status === 403)) {

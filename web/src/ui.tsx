@@ -172,11 +172,12 @@ export function NotFound({ title, message, back, backLabel }: { title: string; m
 }
 
 /** A list filter: a labelled select whose first choice, "All", is the empty value. */
-export function FilterSelect({ id, label, value, choices, onChange }: { id: string; label: string; value: string; choices: Array<[string, string]>; onChange: (value: string) => void }) {
+/** A filter over `choices` (value, text), with "All" as ''. */
+export function FilterSelect<T extends string>({ id, label, value, choices, onChange }: { id: string; label: string; value: T | ''; choices: Array<[T, string]>; onChange: (value: T | '') => void }) {
   return (
     <div class="field inline">
       <label for={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
+      <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as T | '')}>
         <option value="">All</option>
         {choices.map(([choice, text]) => (
           <option key={choice} value={choice}>

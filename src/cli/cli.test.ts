@@ -1,0 +1,107 @@
+/** The `llmstxt` command end to end, as a child process, against sites and a service on 127.0.0.1. */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
+import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { ledgerOf } from '../testing/jobs.ts';
+import { describeOnEachDatabase, freePort } from '../testing/service.ts';
+
+const BIN = new URL('../../bin/llmstxt.mjs', import.meta.url).pathname;
+
+function llmstxt(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+let docs: DocsSite;
+let work: string;
+before(async () => {
+  docs = await startDocsSite();
+  work = mkdtempSync(join(tmpdir(), 'llmstxt-cli-'));
+});
+after(async () => {
+  await docs.close();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('llmstxt generate (on this machine)', () => {
+  test('writes llms.txt and llms-full.txt, shows progress on stderr, and reports the files as JSON', async () => {
+    const out = join(work, 'local');
+    const run = await llmstxt(['generate', docs.origin, '--out', out, '--full', '--exclude', '/legal/', '--max-urls', '20']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /Finding pages \d+/);
+    const text = readFileSync(join(out, 'llms.txt'), 'utf8');
+    const document = parseLlmsTxt(text);
+    assert.equal(document.title, 'Acme Widgets');
+    const urls = document.sections.flatMap((section) => section.links.map((link) => new URL(link.url).pathname));
+    assert.ok(urls.includes('/docs/getting-started') && !urls.includes('/legal/privacy'), urls.join(' '));
+    assert.match(readFileSync(join(out, 'llms-full.txt'), 'utf8'), /npm install -g acme-cli/);
+    assert.match(run.stdout, new RegExp(`${join(out, 'llms.txt')} \\(${Buffer.byteLength(text).toLocaleString('en')} bytes, ${countTokens(text).toLocaleString('en')} tokens\\)`));
+
+    const json = await llmstxt(['generate', docs.origin, '--out', join(work, 'json'), '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const result = JSON.parse(json.stdout);
+    assert.deepEqual(result.files.map((f: { path: string }) => f.path), [join(work, 'json', 'llms.txt')]);
+    assert.equal(json.stderr, '', '--json keeps stderr for errors');
+  });
+
+  test('exit codes a script can rely on: 2 for a bad URL or option, 3 for a site that cannot be read', async () => {
+    const badUrl = await llmstxt(['generate', 'ftp://example.com/', '--out', join(work, 'bad')]);
+    assert.deepEqual([badUrl.code, badUrl.stderr.trim()], [2, 'llmstxt: not an http(s) URL: ftp://example.com/']);
+    const badPattern = await llmstxt(['generate', docs.origin, '--exclude', '/docs/[a']);
+    assert.deepEqual([badPattern.code, badPattern.stderr.trim()], [2, 'llmstxt: --exclude[0] "/docs/[a" is not a valid glob pattern']);
+    const badOption = await llmstxt(['generate', docs.origin, '--max-urls', 'many']);
+    assert.equal(badOption.code, 2);
+    const closed = `http://127.0.0.1:${await freePort()}/`;
+    const unreachable = await llmstxt(['generate', closed, '--out', join(work, 'none'), '--json']);
+    assert.equal(unreachable.code, 3);
+    assert.match(JSON.parse(unreachable.stdout).error, /^Could not fetch http:\/\/127\.0\.0\.1:\d+\/: Connection refused/);
+    assert.equal(existsSync(join(work, 'none', 'llms.txt')), false);
+  });
+});
+
+describeOnEachDatabase(
+  'llmstxt remote, balance and sites (on a service)',
+  (service) => {
+    test('runs the job on the service with the account key, writes its files, and reads balance and sites', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const env = { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl };
+      const out = join(work, `remote-${id}`);
+      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--json'], env);
+      assert.equal(run.code, 0, run.stderr);
+      const result = JSON.parse(run.stdout);
+      const job = (await service().request('GET', `/api/v1/generate/${result.jobId}`, { token: apiKey })).body;
+      assert.equal(readFileSync(join(out, 'llms.txt'), 'utf8'), await (await fetch(job.fileUrl)).text());
+      assert.deepEqual(result.files[0].tokens, job.files.llmsTxt.tokens);
+
+      const balance = await llmstxt(['balance', '--json'], env);
+      assert.equal(balance.code, 0, balance.stderr);
+      assert.equal(JSON.parse(balance.stdout).balance, (await ledgerOf(service(), id)).balance);
+      const sites = await llmstxt(['sites'], env);
+      assert.equal(sites.code, 0, sites.stderr);
+      assert.match(sites.stdout, new RegExp(`^completed\\s+${docs.origin}/`, 'm'));
+    });
+
+    test('exit 2 without a key, 4 when the service refuses, 5 when it cannot be reached', async () => {
+      const missing = await llmstxt(['balance'], { LLMSTXT_API_KEY: '' });
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /^llmstxt: set LLMSTXT_API_KEY/);
+      const refused = await llmstxt(['balance'], { LLMSTXT_API_KEY: 'llmstxt_not-a-real-key', LLMSTXT_API_URL: service().baseUrl });
+      assert.deepEqual([refused.code, refused.stderr.trim()], [4, `llmstxt: ${service().baseUrl} answered 401: Unauthorized`]);
+      const nowhere = `http://127.0.0.1:${await freePort()}`;
+      const unreachable = await llmstxt(['sites'], { LLMSTXT_API_KEY: 'llmstxt_x', LLMSTXT_API_URL: nowhere });
+      assert.equal(unreachable.code, 5);
+      assert.match(unreachable.stderr, new RegExp(`^llmstxt: cannot reach the service at ${nowhere}`));
+    });
+  },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
+);

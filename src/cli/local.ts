@@ -1,0 +1,87 @@
+/**
+ * `llmstxt generate <url>`: the generator core on this machine, without the service, a database
+ * or an account: discover and fetch the pages, describe them, write llms.txt (and llms-full.txt).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters } from '../crawl/index.ts';
+import { collectPages } from '../generation/pipeline.ts';
+import { createExtractorPool, fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
+import { CliError, EXIT } from './errors.ts';
+import type { Progress } from './progress.ts';
+
+export interface LocalOptions extends PathFilters {
+  maxUrls: number;
+  method: GenerationMethod;
+  full: boolean;
+  out: string;
+}
+
+export interface WrittenFile {
+  path: string;
+  bytes: number;
+  tokens: number;
+}
+
+export async function generateLocally(rawUrl: string, options: LocalOptions, progress: Progress, signal: AbortSignal) {
+  const url = parseSiteUrl(rawUrl);
+  assertPatterns(options);
+  const collected = collectPages(url, {
+    maxUrls: options.maxUrls,
+    signal,
+    paths: options,
+    // A local run reaches what the person running it names, their intranet and localhost included.
+    crawl: { allowPrivate: true },
+    onDiscovered: (found) => progress.update('Finding pages', found, null),
+    onFetched: (fetched, total) => progress.update('Fetching pages', fetched, total),
+  });
+  const extractor = createExtractorPool();
+  try {
+    const result = await generateLlmsTxt(collected.pages, {
+      siteUrl: url,
+      method: options.method,
+      maxPages: options.maxUrls,
+      fullText: options.full,
+      extractor: extractor.extract,
+      extractorConcurrency: extractor.concurrency,
+      signal,
+      onProgress: (p) => p.phase !== 'extract' && progress.update(p.phase === 'describe' ? 'Describing pages' : 'Writing files', p.done, p.total),
+    });
+    if (result.pages.length === 0) throw new CliError(EXIT.generationFailed, `No pages could be read from ${url}`);
+    const files = await writeFiles(options.out, [
+      ['llms.txt', result.llmsTxt],
+      ['llms-full.txt', result.llmsFullTxt],
+    ]);
+    return { url, pages: result.pages.length, files };
+  } catch (error) {
+    if (error instanceof DiscoveryError && error.code !== 'ABORTED') throw new CliError(EXIT.generationFailed, error.message);
+    throw error;
+  } finally {
+    progress.done();
+    await extractor.close();
+  }
+}
+
+function parseSiteUrl(raw: string): string {
+  const url = /^https?:\/\//i.test(raw.trim()) ? normalizeUrl(raw.trim()) : null;
+  if (!url) throw new CliError(EXIT.usage, `not an http(s) URL: ${raw}`);
+  return url;
+}
+
+function assertPatterns(filters: PathFilters): void {
+  const reason = invalidPathPattern('includePaths', filters.includePaths) ?? invalidPathPattern('excludePaths', filters.excludePaths);
+  if (reason) throw new CliError(EXIT.usage, reason.replace('includePaths', '--include').replace('excludePaths', '--exclude'));
+}
+
+async function writeFiles(directory: string, files: Array<[string, string | null]>): Promise<WrittenFile[]> {
+  await mkdir(directory, { recursive: true });
+  const countTokens = await loadTokenCounter();
+  const written: WrittenFile[] = [];
+  for (const [name, content] of files) {
+    if (content === null) continue;
+    const path = join(directory, name);
+    await writeFile(path, content);
+    written.push({ path, ...fileSize(content, countTokens) });
+  }
+  return written;
+}

@@ -1,0 +1,123 @@
+/**
+ * `llmstxt`: the command line (see `llmstxt --help`). Started by bin/llmstxt.mjs on the Node the
+ * project pins. Results go to stdout (`--json` for scripts), progress and errors to stderr; the
+ * exit code says what happened (errors.ts).
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { CliError, EXIT } from './errors.ts';
+import { generateLocally } from './local.ts';
+import { Progress } from './progress.ts';
+import { balance, generateRemotely, remoteClient, sites } from './remote.ts';
+
+const HELP = `Usage:
+  llmstxt generate <url> [options]          generate on this machine (no account needed)
+  llmstxt remote generate <url> [options]   generate on a service (LLMSTXT_API_KEY, LLMSTXT_API_URL)
+  llmstxt balance                           the account's credits
+  llmstxt sites                             the account's sites
+
+Options:
+  --out <dir>          where to write llms.txt (and llms-full.txt); default: .
+  --full               also write llms-full.txt
+  --max-urls <n>       pages to list, 1 to 1000; default 50
+  --method <m>         simple (page metadata) or enhanced; default simple
+  --include <pattern>  list only paths matching (glob, repeatable)
+  --exclude <pattern>  never fetch paths matching (glob, repeatable)
+  --json               print the result as JSON
+  --quiet              no progress on stderr
+
+Exit codes: 0 done, 2 bad arguments, 3 the site could not be read or the job failed,
+4 the service refused the request, 5 the service could not be reached, 1 anything else.`;
+
+const OPTIONS = {
+  out: { type: 'string', default: '.' },
+  full: { type: 'boolean', default: false },
+  'max-urls': { type: 'string', default: '50' },
+  method: { type: 'string', default: 'simple' },
+  include: { type: 'string', multiple: true, default: [] as string[] },
+  exclude: { type: 'string', multiple: true, default: [] as string[] },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let json = false;
+  try {
+    const { values, positionals } = parseCommandLine(argv);
+    json = values.json;
+    if (values.help || positionals.length === 0) {
+      console.log(HELP);
+      return values.help ? EXIT.ok : EXIT.usage;
+    }
+    const progress = new Progress(process.stderr, values.quiet || json);
+    const result = await dispatch(positionals, values, env, progress);
+    console.log(json ? JSON.stringify(result, null, 2) : describe(result));
+    return EXIT.ok;
+  } catch (error) {
+    const failure = error instanceof CliError ? error : new CliError(EXIT.internal, error instanceof Error ? error.message : String(error));
+    if (json) console.log(JSON.stringify({ error: failure.message, exitCode: failure.exitCode }));
+    console.error(`llmstxt: ${failure.message}`);
+    return failure.exitCode;
+  }
+}
+
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError(EXIT.usage, `${(error as Error).message}\n${HELP}`);
+  }
+}
+
+type Values = ReturnType<typeof parseCommandLine>['values'];
+
+async function dispatch(positionals: string[], values: Values, env: NodeJS.ProcessEnv, progress: Progress): Promise<unknown> {
+  const [command, ...rest] = positionals;
+  const generation = () => ({
+    out: values.out,
+    full: values.full,
+    maxUrls: maxUrls(values['max-urls']),
+    method: method(values.method),
+    includePaths: values.include,
+    excludePaths: values.exclude,
+  });
+  const url = (args: string[]) => {
+    if (args.length !== 1) throw new CliError(EXIT.usage, 'give exactly one URL');
+    return args[0];
+  };
+  if (command === 'generate') return generateLocally(url(rest), generation(), progress, abortOnInterrupt());
+  if (command === 'remote' && rest[0] === 'generate') return generateRemotely(remoteClient(env), url(rest.slice(1)), generation(), progress);
+  if (command === 'balance') return balance(remoteClient(env));
+  if (command === 'sites') return sites(remoteClient(env));
+  throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
+}
+
+function maxUrls(raw: string): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 1000) throw new CliError(EXIT.usage, `--max-urls must be a whole number from 1 to 1000, not ${raw}`);
+  return value;
+}
+
+function method(raw: string): 'simple' | 'enhanced' {
+  if (raw !== 'simple' && raw !== 'enhanced') throw new CliError(EXIT.usage, `--method must be simple or enhanced, not ${raw}`);
+  return raw;
+}
+
+function abortOnInterrupt(): AbortSignal {
+  const controller = new AbortController();
+  process.once('SIGINT', () => controller.abort());
+  return controller.signal;
+}
+
+/** The human-readable result. */
+function describe(result: any): string {
+  if (result.files) {
+    const files = result.files.map((f: any) => `  ${f.path}${f.bytes === null ? '' : ` (${f.bytes.toLocaleString('en')} bytes, ${f.tokens.toLocaleString('en')} tokens)`}`);
+    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}wrote`, ...files].join('\n');
+  }
+  if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
+  if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');
+  return JSON.stringify(result, null, 2);
+}
+
+if (import.meta.main) process.exitCode = await runCli(process.argv.slice(2));

@@ -1,0 +1,94 @@
+/**
+ * The CLI's remote mode: the same work done by a service (LLMSTXT_API_URL, default
+ * http://localhost:3000) with an account's key (LLMSTXT_API_KEY), through the typed client.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PathFilters } from '../crawl/index.ts';
+import { createApiClient, type ApiClient } from '../client/client.ts';
+import type { GenerationMethod } from '../llms-txt/index.ts';
+import { CliError, EXIT } from './errors.ts';
+import type { Progress } from './progress.ts';
+
+const POLL_MS = 1000;
+
+export function remoteClient(env: NodeJS.ProcessEnv): { api: ApiClient; baseUrl: string } {
+  const apiKey = env.LLMSTXT_API_KEY;
+  if (!apiKey) throw new CliError(EXIT.usage, 'set LLMSTXT_API_KEY to an API key of your account (and LLMSTXT_API_URL to the service, default http://localhost:3000)');
+  const baseUrl = env.LLMSTXT_API_URL || 'http://localhost:3000';
+  return { api: createApiClient({ baseUrl, apiKey }), baseUrl };
+}
+
+export interface RemoteGenerateOptions extends PathFilters {
+  maxUrls: number;
+  method: GenerationMethod;
+  full: boolean;
+  out: string;
+}
+
+export async function generateRemotely(client: ReturnType<typeof remoteClient>, url: string, options: RemoteGenerateOptions, progress: Progress) {
+  const { api } = client;
+  const started = answer(
+    client,
+    await call(client, () =>
+      api.POST('/api/v1/generate', {
+        body: {
+          url,
+          options: {
+            maxUrls: options.maxUrls,
+            generationMethod: options.method,
+            showFullText: options.full,
+            includePaths: options.includePaths,
+            excludePaths: options.excludePaths,
+          },
+        },
+      }),
+    ),
+  );
+  for (;;) {
+    const job = answer(client, await call(client, () => api.GET('/api/v1/generate/{jobId}', { params: { path: { jobId: started.jobId } } })));
+    progress.update('Generating', job.progress, 100);
+    if (job.status === 'failed') throw new CliError(EXIT.generationFailed, job.error ?? 'the generation failed');
+    if (job.status === 'completed') {
+      progress.done();
+      await mkdir(options.out, { recursive: true });
+      const files = [];
+      for (const [name, fileUrl, size] of [
+        ['llms.txt', job.fileUrl, job.files?.llmsTxt],
+        ['llms-full.txt', job.fullTextUrl, job.files?.llmsFullTxt],
+      ] as const) {
+        if (!fileUrl) continue;
+        const path = join(options.out, name);
+        await writeFile(path, await (await fetch(fileUrl)).text());
+        files.push({ path, bytes: size?.bytes ?? null, tokens: size?.tokens ?? null });
+      }
+      return { url: job.url, jobId: job.id, creditsUsed: started.creditsUsed, files };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+export async function balance(client: ReturnType<typeof remoteClient>) {
+  return answer(client, await call(client, () => client.api.GET('/api/v1/credits/balance/api')));
+}
+
+export async function sites(client: ReturnType<typeof remoteClient>) {
+  return answer(client, await call(client, () => client.api.GET('/api/v1/sites', { params: { query: { limit: 100 } } })));
+}
+
+/** A request the service could not be reached for is exit 5. */
+async function call<T>(client: { baseUrl: string }, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (error) {
+    const reason = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+    throw new CliError(EXIT.serviceUnreachable, `cannot reach the service at ${client.baseUrl} (${reason})`);
+  }
+}
+
+/** The answer's data, or the service's own message with exit 4. */
+function answer<T>(client: { baseUrl: string }, result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data !== undefined) return result.data;
+  const message = (result.error as { message?: string } | undefined)?.message ?? `HTTP ${result.response.status}`;
+  throw new CliError(EXIT.refused, `${client.baseUrl} answered ${result.response.status}: ${message}`);
+}

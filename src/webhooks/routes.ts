@@ -1,0 +1,108 @@
+import { Type } from 'typebox';
+import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import type { CrawlOptions } from '../crawl/index.ts';
+import type { Database } from '../db/database.ts';
+import { messages } from '../errors.ts';
+import { callerOf } from '../http/authenticate.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
+import type { RoutePlugin } from '../http/types.ts';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, type WebhookEndpoint } from './endpoints.ts';
+import { WEBHOOK_EVENTS } from './events.ts';
+
+const EndpointView = Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(Type.String()), createdAt: IsoDate });
+
+const DeliveryView = Type.Object({
+  id: Type.String({ description: 'the `webhook-id` header of every attempt' }),
+  event: Type.String(),
+  status: Type.String({ description: 'pending, delivered, or failed once the retries (about a day) are spent' }),
+  payload: Type.Unknown(),
+  attempts: Type.Array(
+    Type.Object({ at: IsoDate, statusCode: Nullable(Type.Integer()), error: Nullable(Type.String()), durationMs: Type.Integer() }),
+  ),
+  nextAttemptAt: Nullable(IsoDate),
+  createdAt: IsoDate,
+  deliveredAt: Nullable(IsoDate),
+});
+
+const endpointView = (endpoint: WebhookEndpoint) => ({ id: endpoint.id, url: endpoint.url, events: endpoint.events, createdAt: endpoint.createdAt });
+
+const EndpointParams = Type.Object({ id: Id });
+
+export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; crawl: CrawlOptions }> = async (app, deps) => {
+  const { db } = deps;
+  const endpointDeps = { db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: deps.crawl };
+
+  app.post(
+    '/webhooks/endpoints',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Register an endpoint for job events; its signing secret (Standard Webhooks) is shown once',
+        body: Type.Object(
+          {
+            url: Type.String({ minLength: 1, maxLength: 2048 }),
+            events: Type.Array(OneOf(WEBHOOK_EVENTS), { minItems: 1, maxItems: WEBHOOK_EVENTS.length }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({ success: Type.Boolean(), message: Type.String(), endpoint: EndpointView, secret: Type.String() }),
+          ...errorAnswers(409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { endpoint, secret } = await createEndpoint(endpointDeps, callerOf(request).accountId, request.body);
+      return reply.code(201).send({ success: true, message: messages.webhookEndpointCreated, endpoint: endpointView(endpoint), secret });
+    },
+  );
+
+  app.get(
+    '/webhooks/endpoints',
+    {
+      config: { auth: 'any' },
+      schema: { tags: ['Webhooks'], summary: "The account's webhook endpoints", response: { 200: Type.Object({ endpoints: Type.Array(EndpointView) }) } },
+    },
+    async (request) => ({ endpoints: (await listEndpoints(db, callerOf(request).accountId)).map(endpointView) }),
+  );
+
+  app.delete(
+    '/webhooks/endpoints/:id',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Delete an endpoint and its deliveries',
+        params: EndpointParams,
+        response: { 200: SuccessMessage, ...errorAnswers(404) },
+      },
+    },
+    async (request) => {
+      await deleteEndpoint(db, callerOf(request).accountId, request.params.id);
+      return { success: true, message: messages.webhookEndpointDeleted };
+    },
+  );
+
+  app.get(
+    '/webhooks/endpoints/:id/deliveries',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Webhooks'],
+        summary: "An endpoint's deliveries, newest first, each with its attempts",
+        params: EndpointParams,
+        querystring: Type.Object(
+          { page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({ deliveries: Type.Array(DeliveryView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }),
+          ...errorAnswers(404),
+        },
+      },
+    },
+    async (request) => listDeliveries(db, callerOf(request).accountId, request.params.id, request.query),
+  );
+};
