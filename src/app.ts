@@ -26,6 +26,7 @@ import { planRoutes } from './plans/routes.ts';
 import { billingRoutes } from './billing/routes.ts';
 import { createPaymentProvider } from './billing/create-provider.ts';
 import { registerWebApp } from './web/plugin.ts';
+import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
@@ -71,6 +72,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(generationRoutes, { db, clock, config, queue: jobs.queue });
       await api.register(siteRoutes, { db, config, crawl: jobs.crawl });
       await api.register(webhookRoutes, { db, clock, config, crawl: jobs.crawl });
+      await api.register(scheduleRoutes, { db, clock });
     },
     { prefix: API_PREFIX },
   );

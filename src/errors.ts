@@ -77,6 +77,10 @@ export const errors = {
   webhookAddressRefused: (reason: string) => new ApiError(400, `Validation error: url is not reachable for webhooks (${reason})`),
   tooManyWebhookEndpoints: (max: number) => new ApiError(409, `An account can register at most ${max} webhook endpoints`),
 
+  // scheduled refresh
+  scheduleNeedsGeneration: () => new ApiError(409, 'A site can be scheduled once it has a completed generation: its options are what the refresh reuses'),
+  scheduleNotFound: () => new ApiError(404, 'This site has no schedule'),
+
   // Idempotency-Key
   idempotencyKeyReused: () => new ApiError(422, 'This Idempotency-Key was already used with a different request'),
   idempotencyKeyInFlight: () =>
@@ -97,6 +101,7 @@ export const messages = {
   siteDeleted: 'Site deleted',
   webhookEndpointCreated: 'Webhook endpoint registered. Store its secret now: it is not shown again',
   webhookEndpointDeleted: 'Webhook endpoint deleted',
+  scheduleDeleted: 'Schedule removed',
   generationCanceled: 'Generation canceled; its credits were refunded',
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
 } as const;

@@ -14,6 +14,7 @@ import {
   mappedUrls,
   siteFiles,
   sites,
+  siteSchedules,
   subscriptions,
   webhookDeliveries,
   webhookEndpoints,
@@ -42,6 +43,7 @@ const ownedThroughParent: Record<string, (owner: Owner) => SQL> = {
   mapped_urls: (o) => inArray(mappedUrls.siteId, o.siteIds),
   discovered_urls: (o) => inArray(discoveredUrls.discoveryId, o.discoveryIds),
   webhook_deliveries: (o) => inArray(webhookDeliveries.endpointId, o.endpointIds),
+  site_schedules: (o) => inArray(siteSchedules.siteId, o.siteIds),
 };
 
 const allTables: PgTable[] = Object.values(schema as Record<string, unknown>).filter((value): value is PgTable => is(value, PgTable));
@@ -69,6 +71,7 @@ describeOnEachDatabase('DELETE /accounts', (service) => {
     ]);
     await db.insert(generationJobs).values({ id: randomUUID(), accountId: id, siteId, url, options: { maxUrls: 10 }, creditsReserved: 1 });
     await db.insert(mappedUrls).values({ id: randomUUID(), siteId, url: `${url}about`, title: 'About' });
+    await db.insert(siteSchedules).values({ siteId, frequency: 'daily', nextRunAt: new Date() });
     await db.insert(discoveryJobs).values({ id: discoveryId, accountId: id, url, type: 'full', maxUrls: 10 });
     await db.insert(discoveredUrls).values({ id: randomUUID(), discoveryId, url: `${url}about`, source: 'sitemap', position: 0 });
     await db.insert(subscriptions).values({

@@ -3145,6 +3145,27 @@ export interface paths {
                                         tokens: number;
                                     } | null;
                                 } | null;
+                                schedule: {
+                                    frequency: string;
+                                    /** @description active, or paused (see pausedReason): set the schedule again to resume */
+                                    status: string;
+                                    pausedReason: string | null;
+                                    nextRunAt: string | null;
+                                    lastCheckedAt: string | null;
+                                    lastOutcome: string | null;
+                                    lastJobId: string | null;
+                                } | null;
+                                lastChange: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    added: string[];
+                                    removed: string[];
+                                    retitled: {
+                                        url: string;
+                                        from: string;
+                                        to: string;
+                                    }[];
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -3245,6 +3266,27 @@ export interface paths {
                                     bytes: number;
                                     tokens: number;
                                 } | null;
+                            } | null;
+                            schedule: {
+                                frequency: string;
+                                /** @description active, or paused (see pausedReason): set the schedule again to resume */
+                                status: string;
+                                pausedReason: string | null;
+                                nextRunAt: string | null;
+                                lastCheckedAt: string | null;
+                                lastOutcome: string | null;
+                                lastJobId: string | null;
+                            } | null;
+                            lastChange: {
+                                /** Format: date-time */
+                                at: string;
+                                added: string[];
+                                removed: string[];
+                                retitled: {
+                                    url: string;
+                                    from: string;
+                                    to: string;
+                                }[];
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -3584,6 +3626,8 @@ export interface paths {
             parameters: {
                 query?: {
                     full?: boolean;
+                    /** @description the file of the generation before the latest */
+                    previous?: boolean;
                 };
                 header?: never;
                 path: {
@@ -3647,6 +3691,8 @@ export interface paths {
             parameters: {
                 query?: {
                     full?: boolean;
+                    /** @description the file of the generation before the latest */
+                    previous?: boolean;
                 };
                 header?: never;
                 path: {
@@ -4012,6 +4058,186 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sites/{siteId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Refresh the site's llms.txt on a schedule (regenerated, and charged, only when its pages changed); sets a paused schedule active again */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description `daily`, `weekly`, or a cron expression in UTC running at most hourly */
+                        frequency: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            schedule: {
+                                frequency: string;
+                                /** @description active, or paused (see pausedReason): set the schedule again to resume */
+                                status: string;
+                                pausedReason: string | null;
+                                nextRunAt: string | null;
+                                lastCheckedAt: string | null;
+                                lastOutcome: string | null;
+                                lastJobId: string | null;
+                            } | null;
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The resource belongs to another account, or the plan does not allow it */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Stop the site's scheduled refresh */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            message: string;
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description The resource belongs to another account, or the plan does not allow it */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;

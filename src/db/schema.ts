@@ -85,6 +85,8 @@ export const sites = pgTable(
     url: text('url').notNull(),
     status: text('status').notNull().default('pending'),
     lastGenerationOptions: jsonb('last_generation_options'),
+    /** What the last generation changed in the list: pages added, removed and retitled. */
+    lastChange: jsonb('last_change'),
     ...timestamps,
   },
   (t) => [uniqueIndex('sites_account_url_idx').on(t.accountId, t.url)],
@@ -165,6 +167,8 @@ export const mappedUrls = pgTable(
     status: text('status').notNull().default('pending'),
     lastModified: text('last_modified'),
     markdown: text('markdown'),
+    /** SHA-1 of the page's HTML when it was generated: a scheduled refresh compares it (sites/schedules). */
+    contentHash: text('content_hash'),
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
@@ -359,4 +363,24 @@ export const webhookDeliveries = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt), index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt)],
+);
+
+/** A site's scheduled refresh (sites/schedules.ts): a generation with the site's last options, when its pages changed. */
+export const siteSchedules = pgTable(
+  'site_schedules',
+  {
+    siteId: text('site_id').primaryKey().references(() => sites.id, { onDelete: 'cascade' }),
+    /** `daily`, `weekly`, or a cron expression (UTC) at most hourly. */
+    frequency: text('frequency').notNull(),
+    status: text('status').notNull().default('active'),
+    pausedReason: text('paused_reason'),
+    /** When the next check is due; while one is under way, when it is taken for lost. */
+    nextRunAt: timestamp('next_run_at', { withTimezone: true, mode: 'date' }).notNull(),
+    lastCheckedAt: timestamp('last_checked_at', { withTimezone: true, mode: 'date' }),
+    /** unchanged, regenerated, paused, or failed: what the last check did. */
+    lastOutcome: text('last_outcome'),
+    lastJobId: text('last_job_id'),
+    ...timestamps,
+  },
+  (t) => [index('site_schedules_due_idx').on(t.status, t.nextRunAt)],
 );

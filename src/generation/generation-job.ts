@@ -13,6 +13,7 @@ import { failGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions, type GenerationOptions } from './options.ts';
+import { keepPreviousFiles, listChange } from './site-history.ts';
 import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { unusedCredits } from './pricing.ts';
@@ -138,7 +139,9 @@ async function store(
       files: fileSizesView(sizes),
       completedAt: now.toISOString(),
     }, now);
+    const change = await listChange(tx, job.siteId, result.pages, now);
     await replaceMappedUrls(tx, job.siteId, result, failures);
+    await keepPreviousFiles(tx, job.siteId);
     await putFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
     if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await putFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
@@ -148,7 +151,7 @@ async function store(
       unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod),
       `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`,
     );
-    await tx.update(sites).set({ lastGenerationOptions: options }).where(eq(sites.id, job.siteId));
+    await tx.update(sites).set({ lastGenerationOptions: options, lastChange: change }).where(eq(sites.id, job.siteId));
     await followLatestJob(tx, job.siteId, now);
   });
 }
@@ -163,8 +166,9 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
       status: 'scraped',
       lastModified: page.lastModified,
       markdown: page.markdown,
+      contentHash: page.contentHash ?? null,
     })),
-    ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null })),
+    ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null, contentHash: null })),
   ].map((row, position) => ({ id: randomUUID(), siteId, position, ...row }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.insert(mappedUrls).values(rows.slice(i, i + INSERT_CHUNK)).onConflictDoNothing();

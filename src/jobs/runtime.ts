@@ -12,6 +12,7 @@ import { describerFromConfig } from '../generation/describer.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
 import { createExtractorPool, type ExtractorPool } from '../llms-txt/index.ts';
 import { JobQueue } from './queue.ts';
+import { startScheduler } from '../schedules/scheduler.ts';
 import { startWebhookDelivery } from '../webhooks/delivery.ts';
 import { startWorkers, type JobKind } from './workers.ts';
 
@@ -57,12 +58,15 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   // Webhooks go out from the processes that run jobs, through the crawler's address guard.
   const delivery = { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: crawl, timeoutMs: deps.config.webhookTimeoutMs, log };
   const stopDelivery = options.workers ? startWebhookDelivery(delivery, settings.pollSeconds * 1000) : async () => {};
+  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, log };
+  const stopScheduler = options.workers ? startScheduler(scheduler, settings.pollSeconds * 1000) : async () => {};
   return {
     queue,
     crawl,
     async stop() {
       stopSweeper();
       await stopDelivery();
+      await stopScheduler();
       await queue.stop();
       await extractor?.close();
     },

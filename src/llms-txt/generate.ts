@@ -94,7 +94,7 @@ export async function generateLlmsTxt(
     const key = pageKey(url);
     if (seenKeys.has(key)) continue;
     seenKeys.add(key);
-    const body = createHash('sha1').update(page.html).digest('base64');
+    const body = pageContentHash(page.html);
     const twin = byBody.get(body);
     if (twin) {
       // The same page under two URLs is listed once, under the home page's URL when it is one of them.
@@ -106,7 +106,7 @@ export async function generateLlmsTxt(
     const outline = outlinePage(page.html, url);
     const fromOutline = extractor.readsFromOutline(outline);
     // A page read from its outline needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html }, outline, aliases: [], fromOutline };
+    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen.
@@ -155,6 +155,7 @@ export async function generateLlmsTxt(
     ),
     section: null,
     rank: index,
+    contentHash: byUrl.get(node.url)?.contentHash,
     markdown: extracted[index].markdown,
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
@@ -165,6 +166,11 @@ export async function generateLlmsTxt(
   return { ...result, stats: { ...result.stats, extractionFailures: extractor.failures, extractMs: Math.round(extractMs) } };
 }
 
+/** A page's identity by content: two URLs with the same body are one page; a changed hash is a changed page. */
+export function pageContentHash(html: string): string {
+  return createHash('sha1').update(html).digest('base64');
+}
+
 interface Candidate {
   page: PageInput;
   outline: PageOutline;
@@ -172,6 +178,8 @@ interface Candidate {
   aliases: string[];
   /** Read from its outline alone, without main-content extraction (see readsFromOutline). */
   fromOutline: boolean;
+  /** SHA-1 (base64) of the page's HTML. */
+  contentHash: string;
   extracted?: Promise<ExtractedPage>;
 }
 

@@ -2,7 +2,7 @@
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
 export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, SiteSummary } from './types.ts';
 
-export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
+export { generateLlmsTxt, pageContentHash, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
 export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';

@@ -22,6 +22,8 @@ export interface DescribedPage {
   description: string;
   /** Section chosen by the describer (enhanced mode); without it the URL path decides. */
   section?: string | null;
+  /** SHA-1 (base64) of the HTML the page was generated from (see pageContentHash). */
+  contentHash?: string;
   /** Importance, 0 for the most important page (the home page); llms-full.txt's budget keeps the lowest. */
   rank?: number;
   /** Main content as markdown; null when it was not read (`simple` without llms-full.txt). */

@@ -8,6 +8,8 @@ import { FILE_ROUTE, fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions } from '../generation/options.ts';
+import type { ListChange } from '../generation/site-history.ts';
+import { ScheduleView, scheduleView, schedulesOf, type SiteSchedule } from '../schedules/schedules.ts';
 import {
   combineMarkdown,
   deleteSite,
@@ -32,6 +34,18 @@ const SiteView = Type.Object({
   fullTextUrl: Nullable(Type.String()),
   lastGenerationOptions: Nullable(GenerationOptionsView),
   files: FileSizesView,
+  schedule: ScheduleView,
+  lastChange: Nullable(
+    Type.Object(
+      {
+        at: IsoDate,
+        added: Type.Array(Type.String()),
+        removed: Type.Array(Type.String()),
+        retitled: Type.Array(Type.Object({ url: Type.String(), from: Type.String(), to: Type.String() })),
+      },
+      { description: "What the last generation changed in the list (null after the first); the previous files: the file URLs with ?previous=true" },
+    ),
+  ),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -58,7 +72,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
   );
 
 export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions }> = async (app, { db, config, crawl }) => {
-  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary) => {
+  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
       id: site.id,
@@ -68,6 +82,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       fileUrl: urls.fileUrl,
       fullTextUrl: kinds.has('full') ? urls.fullTextUrl : null,
       files: kinds.size > 0 ? fileSizesView(sizes) : null,
+      schedule: scheduleView(schedule),
+      lastChange: (site.lastChange as ListChange | null) ?? null,
       lastGenerationOptions: site.lastGenerationOptions ? readGenerationOptions(site.lastGenerationOptions) : null,
       createdAt: site.createdAt.toISOString(),
       updatedAt: site.updatedAt.toISOString(),
@@ -87,8 +103,9 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     },
     async (request) => {
       const result = await listSites(db, callerOf(request).accountId, request.query);
-      const files = await filesBySite(db, result.sites.map((s) => s.id));
-      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!)) };
+      const ids = result.sites.map((s) => s.id);
+      const [files, schedules] = await Promise.all([filesBySite(db, ids), schedulesOf(db, ids)]);
+      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!, schedules.get(s.id))) };
     },
   );
 
@@ -97,7 +114,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView, ...errorAnswers(403, 404) } } },
     async (request) => {
       const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
-      return siteView(site, (await filesBySite(db, [site.id])).get(site.id)!);
+      const [files, schedules] = await Promise.all([filesBySite(db, [site.id]), schedulesOf(db, [site.id])]);
+      return siteView(site, files.get(site.id)!, schedules.get(site.id));
     },
   );
 
@@ -177,11 +195,15 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       tags: ['Files'],
       summary: 'The hosted llms.txt of a site (public); ?full=true for llms-full.txt',
       params: SiteParams,
-      querystring: Type.Object({ full: Type.Boolean({ default: false }) }, { additionalProperties: false }),
+      querystring: Type.Object(
+        { full: Type.Boolean({ default: false }), previous: Type.Boolean({ default: false, description: 'the file of the generation before the latest' }) },
+        { additionalProperties: false },
+      ),
       response: { 200: Type.String(), 304: Type.Null(), ...errorAnswers(404) },
     },
     handler: async (request, reply) => {
-      const file = await readSiteFile(db, request.params.siteId, request.query.full ? 'full' : 'llms');
+      const { full, previous } = request.query;
+      const file = await readSiteFile(db, request.params.siteId, `${previous ? 'previous-' : ''}${full ? 'full' : 'llms'}`);
       reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300');
       if (request.headers['if-none-match'] === file.etag) return reply.code(304).send(null);
       return reply.type('text/plain; charset=utf-8').send(file.content);

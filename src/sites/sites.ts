@@ -47,13 +47,13 @@ export async function filesBySite(db: Database, siteIds: string[]): Promise<Map<
   const rows = await db
     .select({ siteId: siteFiles.siteId, kind: siteFiles.kind, bytes: siteFiles.bytes, tokens: siteFiles.tokens })
     .from(siteFiles)
-    .where(inArray(siteFiles.siteId, siteIds));
+    .where(and(inArray(siteFiles.siteId, siteIds), inArray(siteFiles.kind, ['llms', 'full'])));
   for (const { siteId, kind, bytes, tokens } of rows) {
     const site = files.get(siteId)!;
     site.kinds.add(kind);
     const size = bytes === null || tokens === null ? null : { bytes, tokens };
     if (kind === 'full') site.sizes.llmsFullTxt = size;
-    else site.sizes.llmsTxt = size;
+    if (kind === 'llms') site.sizes.llmsTxt = size;
   }
   return files;
 }
@@ -84,7 +84,7 @@ export async function listMappedUrls(db: Database, accountId: string, siteId: st
 }
 
 /** A hosted file, public by its site id: anyone with the URL may read what the owner published. */
-export async function readSiteFile(db: Database, siteId: string, kind: 'llms' | 'full') {
+export async function readSiteFile(db: Database, siteId: string, kind: 'llms' | 'full' | 'previous-llms' | 'previous-full') {
   const [file] = await db
     .select({ content: siteFiles.content, etag: siteFiles.etag, updatedAt: siteFiles.updatedAt })
     .from(siteFiles)

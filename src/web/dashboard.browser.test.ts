@@ -142,7 +142,11 @@ describe('Web dashboard in a browser', () => {
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('link', { name: /Getting started/ }).first().waitFor();
     assert.ok(await page.getByText('Markdown export is available on paid plans').isVisible());
+    await page.getByLabel('Refresh', { exact: true }).selectOption('daily');
+    await page.getByTestId('schedule-state').getByText(/^Next check .*Not checked yet\.$/).waitFor();
     await shot('web-site');
+    await page.getByLabel('Refresh', { exact: true }).selectOption('');
+    await page.getByTestId('schedule-state').waitFor({ state: 'detached' });
     await nav('Sites').click();
     await page.getByRole('cell', { name: 'completed' }).first().waitFor();
   });

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { page, routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
+import { eq } from 'drizzle-orm';
+import { spendCredits } from '../credits/ledger.ts';
+import { sites } from '../db/schema.ts';
+import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
+import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
+
+const DAY = 24 * 3_600_000;
+
+/** A site whose pages the test rewrites between refreshes. */
+const pages: Record<string, Route> = {};
+let site: TestSite;
+before(async () => {
+  site = await startSite(routes(pages));
+});
+after(async () => {
+  await site.close();
+});
+
+function publish(guideTitle: string, extra: string[] = []) {
+  pages['/'] = page('Acme', ['/guide.html', '/faq.html', ...extra]);
+  pages['/guide.html'] = page(guideTitle);
+  pages['/faq.html'] = page('FAQ');
+  for (const path of extra) pages[path] = page(`Page ${path}`);
+}
+
+async function eventually<T>(check: () => Promise<T | false | null | undefined>, what: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    assert.ok(Date.now() - started < 20_000, `timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Moves the clock past the next run and waits until the schedule was checked again. */
+async function nextCheck(service: TestService, token: string, siteId: string, after: number) {
+  service.clock.advance(after);
+  return eventually(async () => {
+    const { schedule } = (await service.request('GET', `/api/v1/sites/${siteId}`, { token })).body;
+    return schedule.lastCheckedAt && new Date(schedule.lastCheckedAt).getTime() === service.clock.now().getTime() && schedule;
+  }, 'the scheduled check');
+}
+
+describeOnEachDatabase(
+  'Scheduled refresh',
+  (service) => {
+    test('runs when due: skips an unchanged site at no charge, regenerates a changed one with a diff and the previous file, pauses when credits run out', async () => {
+      publish('Guide');
+      const { id, apiKey } = await service().createAccount();
+      const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: `${site.origin}/`, options: { generationMethod: 'simple', maxUrls: 10 } } });
+      const first = await waitForGeneration(service(), apiKey, start.body.jobId);
+      assert.equal(first.status, 'completed', first.error);
+      const firstFile = await (await fetch(first.fileUrl)).text();
+
+      const set = await service().request('PUT', `/api/v1/sites/${first.siteId}/schedule`, { token: apiKey, body: { frequency: 'daily' } });
+      assert.equal(set.status, 200, set.text);
+      assert.deepEqual(set.body.schedule, {
+        frequency: 'daily',
+        status: 'active',
+        pausedReason: null,
+        nextRunAt: new Date(service().clock.now().getTime() + DAY).toISOString(),
+        lastCheckedAt: null,
+        lastOutcome: null,
+        lastJobId: null,
+      });
+
+      // Not due yet: nothing happens.
+      service().clock.advance(DAY - 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      assert.equal((await service().request('GET', `/api/v1/sites/${first.siteId}`, { token: apiKey })).body.schedule.lastCheckedAt, null);
+
+      // Due, and nothing changed: checked, no job, no ledger row.
+      const ledger = await ledgerOf(service(), id);
+      const unchanged = await nextCheck(service(), apiKey, first.siteId, 60_000);
+      assert.deepEqual([unchanged.lastOutcome, unchanged.lastJobId, unchanged.status], ['unchanged', null, 'active']);
+      assert.deepEqual(await ledgerOf(service(), id), ledger);
+
+      // Due while a generation of the site is under way: that job brings the files up to date.
+      publish('Guide, revised');
+      await service().db.update(sites).set({ status: 'processing' }).where(eq(sites.id, first.siteId));
+      const busy = await nextCheck(service(), apiKey, first.siteId, DAY);
+      assert.deepEqual([busy.lastOutcome, busy.lastJobId], ['skipped: a generation is under way', null]);
+      assert.deepEqual(await ledgerOf(service(), id), ledger);
+      await service().db.update(sites).set({ status: 'completed' }).where(eq(sites.id, first.siteId));
+
+      // A page changed (retitled) and one was added: an ordinary generation, charged like one.
+      publish('Getting started', ['/changelog.html']);
+      const changed = await nextCheck(service(), apiKey, first.siteId, DAY);
+      assert.equal(changed.lastOutcome, 'regenerated');
+      const refreshed = await waitForGeneration(service(), apiKey, changed.lastJobId);
+      assert.equal(refreshed.status, 'completed', refreshed.error);
+      assert.deepEqual(refreshed.options, first.options);
+      const after = await ledgerOf(service(), id);
+      assert.deepEqual([after.rows.length, after.balance], [ledger.rows.length + 1, ledger.balance - 1], 'charged like a generation of 10 pages');
+      const siteView = (await service().request('GET', `/api/v1/sites/${first.siteId}`, { token: apiKey })).body;
+      assert.deepEqual(siteView.lastChange.added, [`${site.origin}/changelog.html`]);
+      assert.deepEqual(siteView.lastChange.removed, []);
+      assert.deepEqual(siteView.lastChange.retitled, [{ url: `${site.origin}/guide.html`, from: 'Guide', to: 'Getting started' }]);
+      assert.equal(await (await fetch(`${refreshed.fileUrl}?previous=true`)).text(), firstFile);
+      assert.match(await (await fetch(refreshed.fileUrl)).text(), /Getting started/);
+
+      // Credits run out: the schedule pauses with the reason, and no job starts.
+      await service().db.transaction((tx) => spendCredits(tx, { accountId: id, amount: after.balance, description: 'Spent elsewhere' }));
+      const drained = await ledgerOf(service(), id);
+      publish('Getting started again');
+      const paused = await nextCheck(service(), apiKey, first.siteId, DAY);
+      assert.deepEqual([paused.status, paused.lastOutcome, paused.nextRunAt], ['paused', 'paused', null]);
+      assert.match(paused.pausedReason, /^Insufficient credits\. Required: 1, Available: 0\./);
+      assert.deepEqual(await ledgerOf(service(), id), drained);
+      assert.equal((await service().request('GET', `/api/v1/sites/${first.siteId}`, { token: apiKey })).body.status, 'completed', 'the site keeps its own status');
+
+      // Setting it again resumes it.
+      const resumed = await service().request('PUT', `/api/v1/sites/${first.siteId}/schedule`, { token: apiKey, body: { frequency: '0 6 * * 1' } });
+      assert.deepEqual([resumed.body.schedule.status, resumed.body.schedule.pausedReason], ['active', null]);
+      const removed = await service().request('DELETE', `/api/v1/sites/${first.siteId}/schedule`, { token: apiKey });
+      assert.deepEqual([removed.status, removed.body], [200, { success: true, message: 'Schedule removed' }]);
+      assert.equal((await service().request('GET', `/api/v1/sites/${first.siteId}`, { token: apiKey })).body.schedule, null);
+    });
+
+    test('bad frequencies are 400, a site without a completed generation is 409, another account is refused', async () => {
+      publish('Guide');
+      const owner = await service().createAccount();
+      const other = await service().createAccount();
+      const start = await service().request('POST', '/api/v1/generate', { token: owner.apiKey, body: { url: `${site.origin}/`, options: { generationMethod: 'simple', maxUrls: 10 } } });
+      const job = await waitForGeneration(service(), owner.apiKey, start.body.jobId);
+      const put = (token: string, siteId: string, frequency: string) => service().request('PUT', `/api/v1/sites/${siteId}/schedule`, { token, body: { frequency } });
+
+      const tooOften = await put(owner.apiKey, job.siteId, '*/30 * * * *');
+      assert.deepEqual([tooOften.status, tooOften.body], [400, { message: 'Validation error: frequency must not run more often than once an hour' }]);
+      const nonsense = await put(owner.apiKey, job.siteId, 'every tuesday');
+      assert.equal(nonsense.status, 400);
+      assert.match(nonsense.body.message, /^Validation error: frequency must be daily, weekly or a cron expression \(/);
+      assert.equal((await put(other.apiKey, job.siteId, 'daily')).status, 403);
+      assert.equal((await service().request('GET', `/api/v1/sites/${job.siteId}`, { token: owner.apiKey })).body.schedule, null);
+
+      await service().db.update(sites).set({ lastGenerationOptions: null }).where(eq(sites.id, job.siteId));
+      const never = await put(owner.apiKey, job.siteId, 'weekly');
+      assert.deepEqual([never.status, never.body.message], [409, 'A site can be scheduled once it has a completed generation: its options are what the refresh reuses']);
+    });
+  },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
+);
