@@ -1,6 +1,6 @@
 // The server side of the API benchmark, in a process of its own (the load generator must not
 // share its event loop): `node bench/api-server.ts bare|pglite|postgres`. Prints one JSON line,
-// `{ url, apiKey, jobId }`, once it listens; runs until killed.
+// `{ url, apiKey, jobApiKey, jobId }`, once it listens; runs until killed.
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { systemClock } from '../src/clock.ts';
@@ -39,9 +39,11 @@ if (target === 'bare') {
     if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return res.json() as Promise<any>;
   };
+  // One account per measured route: each stays within the per-account limit of a minute (1,000,000).
   const { apiKey } = await post('/accounts', { email: 'bench@example.com', firstName: 'Bench' });
-  const { jobId } = await post('/generate', { url: 'https://example.com/', options: { maxUrls: 10, generationMethod: 'simple' } }, apiKey);
-  console.log(JSON.stringify({ url, apiKey, jobId }));
+  const { apiKey: jobApiKey } = await post('/accounts', { email: 'bench-jobs@example.com', firstName: 'Bench' });
+  const { jobId } = await post('/generate', { url: 'https://example.com/', options: { maxUrls: 10, generationMethod: 'simple' } }, jobApiKey);
+  console.log(JSON.stringify({ url, apiKey, jobApiKey, jobId }));
   process.on('SIGTERM', async () => {
     await app.close();
     await database.drop();

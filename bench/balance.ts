@@ -34,12 +34,11 @@ export async function runBalanceBench(): Promise<Measurement[]> {
   for (const kind of ['pglite', 'postgres'] as const) {
     const server = await startServer(kind);
     try {
-      const auth = { authorization: `Bearer ${server.apiKey}` };
-      for (const [name, path] of [
-        ['balance/api', '/api/v1/credits/balance/api'],
-        ['generate/{jobId}', `/api/v1/generate/${server.jobId}`],
+      for (const [name, path, apiKey] of [
+        ['balance/api', '/api/v1/credits/balance/api', server.apiKey],
+        ['generate/{jobId}', `/api/v1/generate/${server.jobId}`, server.jobApiKey],
       ]) {
-        const measured = await load(`${server.url}${path}`, auth);
+        const measured = await load(`${server.url}${path}`, { authorization: `Bearer ${apiKey}` });
         results.push({
           target: `${name} on ${kind}`,
           ...measured,
@@ -55,7 +54,7 @@ export async function runBalanceBench(): Promise<Measurement[]> {
   return results;
 }
 
-async function startServer(target: 'bare' | 'pglite' | 'postgres'): Promise<{ url: string; apiKey?: string; jobId?: string; stop: () => void }> {
+async function startServer(target: 'bare' | 'pglite' | 'postgres'): Promise<{ url: string; apiKey?: string; jobApiKey?: string; jobId?: string; stop: () => void }> {
   const child: ChildProcess = spawn(process.execPath, [serverScript, target], { stdio: ['ignore', 'pipe', 'inherit'] });
   const [line] = await new Promise<string[]>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });

@@ -3,9 +3,9 @@
  * no database round trip. A revoked key or a deleted account is forgotten at once by the process
  * that revoked it (`forget…`), and by every other process when its transaction commits: the
  * change announces itself with `pg_notify` in that transaction, and each process listens
- * (`listenForRevocations`). The time to live bounds what a missed notification can cost.
+ * (`listenForRevocations`). A lost listener connection clears the cache when it comes back, and
+ * the time to live bounds what a missed notification can cost.
  */
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../http/types.ts';
 import type { DatabaseHandle, Queryable } from '../db/database.ts';
@@ -36,6 +36,10 @@ export class CredentialCache {
     this.entries.set(credential, { caller, expiresAt: Date.now() + this.ttlMs });
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   forget(revocation: Revocation): void {
     for (const [credential, { caller }] of this.entries) {
       if ('apiKeyId' in revocation ? caller.apiKeyId === revocation.apiKeyId : caller.accountId === revocation.accountId) {
@@ -50,36 +54,16 @@ export async function announceRevocation(tx: Queryable, revocation: Revocation):
   await tx.execute(sql`SELECT pg_notify(${CHANNEL}, ${JSON.stringify(revocation)})`);
 }
 
-/**
- * Applies other processes' revocations to this process's cache. PostgreSQL only: PGlite is one
- * process's database, where `forget` already did it. The connection comes back after a failure.
- */
+/** Applies other processes' revocations to this process's cache (this one's were applied by `forget`). */
 export async function listenForRevocations(database: DatabaseHandle, cache: CredentialCache, log: { warn(obj: object, msg: string): void }) {
-  if (!database.connectionString) return async () => {};
-  let client: pg.Client | null = null;
-  let stopped = false;
-  const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: database.connectionString! });
-    next.on('notification', (message) => {
+  return database.notifications.listen(CHANNEL, {
+    onMessage(payload) {
       try {
-        cache.forget(JSON.parse(message.payload ?? '{}') as Revocation);
+        cache.forget(JSON.parse(payload) as Revocation);
       } catch (error) {
         log.warn({ err: error }, 'unreadable revocation notice');
       }
-    });
-    next.on('error', (error) => {
-      log.warn({ err: error }, 'revocation listener lost its connection');
-      // Whatever was missed meanwhile expires with the cache's time to live.
-      next.end().catch(() => {});
-      if (!stopped) setTimeout(() => void connect().catch(() => {}), 1000).unref();
-    });
-    await next.connect();
-    await next.query(`LISTEN ${CHANNEL}`);
-    client = next;
-  };
-  await connect();
-  return async () => {
-    stopped = true;
-    await client?.end().catch(() => {});
-  };
+    },
+    onGap: () => cache.clear(),
+  });
 }

@@ -3,7 +3,8 @@ import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IsoDate, Nullable, OneOf, sessionAndKeyRoutes } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
-import { creditHistory, creditSummary, TRANSACTION_TYPES } from './ledger.ts';
+import type { ReadCache } from '../db/read-cache.ts';
+import { creditHistory, creditSummary, TRANSACTION_TYPES, type CreditSummary } from './ledger.ts';
 import { CREDIT_PACKAGES } from './packages.ts';
 
 const TransactionView = Type.Object({
@@ -36,7 +37,7 @@ const HistoryView = Type.Object({
   hasMore: Type.Boolean(),
 });
 
-export const creditRoutes: RoutePlugin<{ db: Database }> = async (app, { db }) => {
+export const creditRoutes: RoutePlugin<{ db: Database; balanceReads: ReadCache<CreditSummary> }> = async (app, { db, balanceReads }) => {
   app.get(
     '/credits/packages',
     {
@@ -57,7 +58,7 @@ export const creditRoutes: RoutePlugin<{ db: Database }> = async (app, { db }) =
 
   for (const { url, auth, summary } of sessionAndKeyRoutes('/credits/balance', '/credits/balance/api', 'Credit balance and recent transactions')) {
     app.get(url, { config: { auth }, schema: { tags: ['Credits'], summary, response: { 200: BalanceView } } }, async (request) =>
-      creditSummary(db, callerOf(request).accountId),
+      balanceReads.read(callerOf(request).accountId, () => creditSummary(db, callerOf(request).accountId)),
     );
   }
 

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+import { pgliteNotifications, postgresNotifications, type Notifications } from './notifications.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Transaction = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
@@ -37,6 +38,14 @@ export interface DatabaseHandle {
    * A PostgreSQL advisory lock; PGlite belongs to one process, so there it just runs.
    */
   exclusively<T>(work: () => Promise<T>): Promise<T>;
+  /** NOTIFY as other processes' commits announce it (see notifications.ts). */
+  notifications: Notifications;
+  /**
+   * Calls `listener` each time a transaction this process opened (`db.transaction`) has
+   * committed: a cache in this process forgets what the transaction may have changed before the
+   * caller goes on, so a client reads its own writes (other processes learn it from NOTIFY).
+   */
+  afterCommit(listener: () => void): () => void;
   close(): Promise<void>;
   /** PGlite only: the data directory as a tarball. */
   dump?: () => Promise<Blob>;
@@ -68,13 +77,33 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return handle;
 }
 
+/** Makes `db.transaction` tell `listeners` when it has committed. */
+function announcingCommits(db: Database): { db: Database; afterCommit: (listener: () => void) => () => void } {
+  const listeners = new Set<() => void>();
+  const transaction = db.transaction.bind(db);
+  db.transaction = (async (work, config) => {
+    const result = await transaction(work, config);
+    for (const listener of listeners) listener();
+    return result;
+  }) as typeof db.transaction;
+  return {
+    db,
+    afterCommit(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
 async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHandle> {
   if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create(dataDir, template ? { loadDataDir: template } : {});
+  const notifications = pgliteNotifications(client);
   return {
     dump: () => client.dumpDataDir('none'),
     kind: 'pglite',
-    db: drizzlePglite(client, { schema }) as unknown as Database,
+    ...announcingCommits(drizzlePglite(client, { schema }) as unknown as Database),
+    notifications,
     sql: {
       // Multi-statement scripts come without parameters: those need exec(), not a prepared query.
       async executeSql(text, values) {
@@ -86,7 +115,10 @@ async function openPglite(dataDir: string, template?: Blob): Promise<DatabaseHan
     connectionString: null,
     pglite: client,
     exclusively: (work) => work(),
-    close: () => client.close(),
+    async close() {
+      await notifications.close();
+      await client.close();
+    },
   };
 }
 
@@ -94,9 +126,11 @@ function openPostgres(connectionString: string, poolSize = 10): DatabaseHandle {
   const pool = new pg.Pool({ connectionString, max: poolSize });
   // An idle client's network error must not crash the process; the next query reconnects.
   pool.on('error', () => {});
+  const notifications = postgresNotifications(connectionString);
   return {
     kind: 'postgres',
-    db: drizzlePg(pool, { schema }) as unknown as Database,
+    ...announcingCommits(drizzlePg(pool, { schema }) as unknown as Database),
+    notifications,
     sql: { executeSql: (text, values) => pool.query(text, values as any[]) },
     connectionString,
     pglite: null,
@@ -111,6 +145,9 @@ function openPostgres(connectionString: string, poolSize = 10): DatabaseHandle {
         holder.release();
       }
     },
-    close: () => pool.end(),
+    async close() {
+      await notifications.close();
+      await pool.end();
+    },
   };
 }

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { Database, Transaction } from '../db/database.ts';
+import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import { errors, jobMessages } from '../errors.ts';
@@ -77,9 +78,10 @@ export async function startGeneration(
   return { job, creditsUsed: cost, fromCache: false };
 }
 
-/** The caller's job: 404 when there is none, 403 when it is another account's. */
-export async function getGenerationJob(db: Database, accountId: string, jobId: string): Promise<GenerationJob> {
-  const [job] = await db.select().from(generationJobs).where(eq(generationJobs.id, jobId));
+/** The caller's job: 404 when there is none, 403 when it is another account's. `cache` for reads only, never before a write. */
+export async function getGenerationJob(db: Database, accountId: string, jobId: string, cache?: ReadCache<GenerationJob>): Promise<GenerationJob> {
+  const load = async () => (await db.select().from(generationJobs).where(eq(generationJobs.id, jobId)))[0];
+  const job = cache ? await cache.read(jobId, load) : await load();
   if (!job) throw errors.jobNotFound();
   if (job.accountId !== accountId) throw errors.jobAccessDenied();
   return job;

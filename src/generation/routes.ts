@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { ReadCache } from '../db/read-cache.ts';
 import { errors, jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
@@ -85,8 +86,11 @@ function jobView(publicUrl: string, job: GenerationJob) {
   };
 }
 
-export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue }> = async (app, deps) => {
-  const { db, config } = deps;
+export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; jobReads: ReadCache<GenerationJob> }> = async (
+  app,
+  deps,
+) => {
+  const { db, config, jobReads } = deps;
 
   app.post(
     '/generate',
@@ -127,7 +131,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       config: { auth: 'any' },
       schema: { tags: ['Generation'], summary: 'A generation job', params: Type.Object({ jobId: Id }), response: { 200: JobView, ...errorAnswers(403, 404) } },
     },
-    async (request) => jobView(config.publicUrl, await getGenerationJob(db, callerOf(request).accountId, request.params.jobId)),
+    async (request) => jobView(config.publicUrl, await getGenerationJob(db, callerOf(request).accountId, request.params.jobId, jobReads)),
   );
 
   app.delete(

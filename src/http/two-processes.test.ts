@@ -1,7 +1,8 @@
 /**
- * Keys are remembered by each process for a few seconds (no database round trip per request);
- * a revoked key must still be refused at once by the revoking process and within a second by
- * every other. Two service processes on one PostgreSQL database.
+ * Keys, balances and job statuses are remembered by each process (no database round trip per
+ * request); a revoked key must still be refused at once by the revoking process and within a
+ * second by every other, and a change made through one process is seen by the other within a
+ * second. Two service processes on one PostgreSQL database.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,7 +12,7 @@ import { freePort } from '../testing/service.ts';
 
 const main = new URL('../main.ts', import.meta.url).pathname;
 
-describe('A revoked key in every process [postgres]', { skip: !testDatabaseKinds().includes('postgres') && 'PostgreSQL is not in TEST_DATABASES' }, () => {
+describe('Two service processes on one PostgreSQL: revocations and changes reach both [postgres]', { skip: !testDatabaseKinds().includes('postgres') && 'PostgreSQL is not in TEST_DATABASES' }, () => {
   let drop: () => Promise<void>;
   const processes: ChildProcess[] = [];
   const bases: string[] = [];
@@ -70,5 +71,27 @@ describe('A revoked key in every process [postgres]', { skip: !testDatabaseKinds
     }
     assert.ok(refusedAfter >= 0, 'the other process still accepted the key a second after its revocation');
     assert.equal((await call(b, 'GET', '/credits/balance/api', apiKey)).status, 200, 'the account\'s other key still works');
+  });
+
+  test('a charge and a cancel made through one process are seen by the other within a second', async () => {
+    const [a, b] = bases;
+    const signUp = await fetch(`${a}/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'changes@example.com', firstName: 'Two' }) });
+    const { apiKey } = (await signUp.json()) as { apiKey: string };
+    const within = async (path: string, accept: (body: any) => boolean) => {
+      const started = Date.now();
+      for (;;) {
+        const body: any = await (await call(b, 'GET', path, apiKey)).json();
+        if (accept(body)) return;
+        assert.ok(Date.now() - started < 1000, `${path} on the other process still answered ${JSON.stringify(body)} after a second`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    await within('/credits/balance/api', (body) => body.balance === 20);
+    const started: any = await (await call(a, 'POST', '/generate', apiKey, { url: 'https://example.com/', options: { maxUrls: 50, generationMethod: 'simple' } })).json();
+    await within('/credits/balance/api', (body) => body.balance === 15);
+    await within(`/generate/${started.jobId}`, (body) => body.status === 'pending');
+    assert.equal((await call(a, 'DELETE', `/generate/${started.jobId}`, apiKey)).status, 200);
+    await within(`/generate/${started.jobId}`, (body) => body.status === 'failed');
+    await within('/credits/balance/api', (body) => body.balance === 20);
   });
 });
