@@ -76,6 +76,7 @@ async function idleFloor(work: string): Promise<number> {
 
 export interface BenchService {
   base: string;
+  pid: number;
   peakRssMb(): number;
   stop(): Promise<void>;
 }
@@ -106,7 +107,7 @@ export async function startBenchService(work: string, env: Record<string, string
     await stop();
     throw error;
   }
-  return { base, stop, peakRssMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024 };
+  return { base, pid: service.pid!, stop, peakRssMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024 };
 }
 
 /** `npm start`'s arguments to node (its flags, the entry point and `serve`), from the checkout's package.json. */
