@@ -14,6 +14,7 @@ import { startGeneration } from '../generation/generation.ts';
 import { readGenerationOptions } from '../generation/options.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { pageContentHash } from '../llms-txt/index.ts';
+import { runEvery } from '../jobs/periodic.ts';
 import { nextRunAfter } from './schedules.ts';
 
 export interface SchedulerDeps {
@@ -30,20 +31,7 @@ const LEASE_MS = 15 * 60_000;
 const FETCH_CONCURRENCY = 4;
 
 export function startScheduler(deps: SchedulerDeps, intervalMs: number): () => Promise<void> {
-  let round: Promise<void> = Promise.resolve();
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    round = runDueSchedules(deps)
-      .catch((error) => deps.log.warn({ err: error }, 'scheduled refresh round failed'))
-      .finally(() => (running = false));
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await round;
-  };
+  return runEvery(intervalMs, () => runDueSchedules(deps), (error) => deps.log.warn({ err: error }, 'scheduled refresh round failed'));
 }
 
 export async function runDueSchedules(deps: SchedulerDeps): Promise<void> {

@@ -10,6 +10,7 @@ import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.ts';
 import { createGuardedAgent, type GuardOptions } from '../crawl/index.ts';
 import { openSecret } from '../crypto/secrets.ts';
+import { runEvery } from '../jobs/periodic.ts';
 import { rowsOf, type Database } from '../db/database.ts';
 import { SECRET_PURPOSE } from './endpoints.ts';
 
@@ -41,19 +42,9 @@ interface Claimed {
 /** Polls every `intervalMs`; returns the function that stops it (and waits for the round under way). */
 export function startWebhookDelivery(deps: DeliveryDeps, intervalMs: number): () => Promise<void> {
   const agent = createGuardedAgent({ ...deps.guard, connectTimeoutMs: deps.timeoutMs });
-  let round: Promise<void> = Promise.resolve();
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    round = deliverDue(deps, agent)
-      .catch((error) => deps.log.warn({ err: error }, 'webhook delivery round failed'))
-      .finally(() => (running = false));
-  }, intervalMs);
-  timer.unref();
+  const stop = runEvery(intervalMs, () => deliverDue(deps, agent), (error) => deps.log.warn({ err: error }, 'webhook delivery round failed'));
   return async () => {
-    clearInterval(timer);
-    await round;
+    await stop();
     await agent.close();
   };
 }
