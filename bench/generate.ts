@@ -111,7 +111,7 @@ export async function startBenchService(work: string, env: Record<string, string
 }
 
 /** `npm start`'s arguments to node (its flags, the entry point and `serve`), from the checkout's package.json. */
-function startArguments(checkout: string): string[] {
+export function startArguments(checkout: string): string[] {
   const { scripts } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const [command, ...args] = scripts.start.split(/\s+/);
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
