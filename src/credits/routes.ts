@@ -57,9 +57,10 @@ export const creditRoutes: RoutePlugin<{ db: Database; balanceReads: ReadCache<C
   );
 
   for (const { url, auth, summary } of sessionAndKeyRoutes('/credits/balance', '/credits/balance/api', 'Credit balance and recent transactions')) {
-    app.get(url, { config: { auth }, schema: { tags: ['Credits'], summary, response: { 200: BalanceView } } }, async (request) =>
-      balanceReads.read(callerOf(request).accountId, () => creditSummary(db, callerOf(request).accountId)),
-    );
+    app.get(url, { config: { auth }, schema: { tags: ['Credits'], summary, response: { 200: BalanceView } } }, async (request) => {
+      const { accountId } = callerOf(request);
+      return balanceReads.read(accountId, () => creditSummary(db, accountId));
+    });
   }
 
   for (const { url, auth, summary } of sessionAndKeyRoutes('/credits/history', '/credits/history/api', 'Credit transaction history')) {

@@ -60,6 +60,11 @@ export function postgresNotifications(connectionString: string, log: Log = conso
       if (!closed) setTimeout(() => void reconnect(), 1000).unref();
     });
     await next.connect();
+    if (closed) {
+      // Closed while this connection was being opened (a reconnect in flight): nobody would end it.
+      await next.end();
+      throw new Error('notifications closed');
+    }
     for (const channel of listeners.keys()) await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
     client = next;
     return next;

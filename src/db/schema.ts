@@ -167,7 +167,7 @@ export const mappedUrls = pgTable(
     status: text('status').notNull().default('pending'),
     lastModified: text('last_modified'),
     markdown: text('markdown'),
-    /** SHA-1 of the page's HTML when it was generated: a scheduled refresh compares it (sites/schedules). */
+    /** SHA-1 of the page's HTML when it was generated: a scheduled refresh compares it (schedules/scheduler.ts). */
     contentHash: text('content_hash'),
     position: integer('position').notNull().default(0),
     ...timestamps,
@@ -365,7 +365,7 @@ export const webhookDeliveries = pgTable(
   (t) => [index('webhook_deliveries_due_idx').on(t.status, t.nextAttemptAt), index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt)],
 );
 
-/** A site's scheduled refresh (sites/schedules.ts): a generation with the site's last options, when its pages changed. */
+/** A site's scheduled refresh (schedules/): a generation with the site's last options, when its pages changed. */
 export const siteSchedules = pgTable(
   'site_schedules',
   {

@@ -83,7 +83,7 @@ async function pagesChanged(deps: SchedulerDeps, siteId: string): Promise<boolea
     .from(mappedUrls)
     .where(and(eq(mappedUrls.siteId, siteId), eq(mappedUrls.status, 'scraped')));
   if (pages.length === 0 || pages.some((page) => !page.contentHash)) return true;
-  const fetcher = createFetcher({ ...deps.crawl });
+  const fetcher = createFetcher(deps.crawl);
   let changed = false;
   let next = 0;
   const lane = async () => {
