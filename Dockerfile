@@ -19,8 +19,10 @@ FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
+COPY patches patches
 # No production dependency has an install script; dev dependencies (the `node` package among them) stay out.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# Our own fixes to dependencies (patches/, docs/decisions.md) are applied as `npm install`'s postinstall would.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx patch-package --error-on-fail && npm cache clean --force
 COPY migrations migrations
 COPY src src
 COPY --from=web /app/web/dist web/dist

@@ -167,3 +167,22 @@ describe('pageFromOutline', () => {
     }
   });
 });
+
+// patches/linkedom+0.18.12.patch makes linkedom create a node's listener map on its first listener
+// (a map per parsed node doubled extraction time); events must still reach their listeners.
+describe('linkedom with its listener maps created on demand', () => {
+  test('dispatches to added listeners, bubbles, and stops after removal', () => {
+    const doc = new DOMParser().parseFromString('<html><body><main><p id="p">x</p></main></body></html>', 'text/html') as unknown as Document;
+    const paragraph = doc.getElementById('p')!;
+    const seen: string[] = [];
+    const onParagraph = () => seen.push('p');
+    paragraph.addEventListener('ping', onParagraph);
+    doc.querySelector('main')!.addEventListener('ping', () => seen.push('main'));
+    paragraph.removeEventListener('other', onParagraph);
+    doc.body.removeEventListener('ping', onParagraph);
+    paragraph.dispatchEvent(new doc.defaultView.Event('ping', { bubbles: true }));
+    paragraph.removeEventListener('ping', onParagraph);
+    paragraph.dispatchEvent(new doc.defaultView.Event('ping', { bubbles: true }));
+    assert.deepEqual(seen, ['p', 'main', 'main']);
+  });
+});
