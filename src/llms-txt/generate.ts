@@ -191,7 +191,9 @@ interface Candidate {
 function createExtraction(options: GenerateOptions) {
   const needsContent = options.method === 'enhanced' || Boolean(options.fullText);
   const extractOne = options.extractor ?? (async (page: PageInput, url: string) => extractPage(page.html, url, options.extract));
-  const limit = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
+  // Without content, only the few pages whose outline says nothing are extracted: one at a time is
+  // enough, and keeps the pool from starting a thread (and its heap) per core for them.
+  const limit = options.extractor && needsContent ? (options.extractorConcurrency ?? 4) : 1;
   let active = 0;
   const waiting: Array<() => void> = [];
   const state = {
