@@ -6,7 +6,7 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type FileSize, type GenerationResult } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type FileSize, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob } from './generation.ts';
@@ -45,6 +45,9 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
+      // Loaded while the pages are read (its tables take a third of a second); used to store the files.
+      const countTokens = loadTokenCounter();
+      countTokens.catch(() => {});
 
       const collected = collectPages(job.url, {
         maxUrls: options.maxUrls,
@@ -76,7 +79,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
       datePagesFromSitemaps(result, discovered, options);
       const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
       const message = jobMessages.completed(result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-      await store(deps, job, attempt, result, collected.failures, message);
+      await store(deps, job, attempt, result, collected.failures, message, await countTokens);
     },
     async fail(jobId, message, attempt) {
       await failGenerationJob(db, clock, jobId, message, attempt);
@@ -111,10 +114,10 @@ async function store(
   result: GenerationResult,
   failures: Map<string, string>,
   message: string,
+  countTokens: TokenCounter,
 ) {
   const { db, clock } = deps;
   const options = readGenerationOptions(job.options);
-  const countTokens = await loadTokenCounter();
   const sizes = {
     llmsTxt: fileSize(result.llmsTxt, countTokens),
     llmsFullTxt: result.llmsFullTxt === null ? null : fileSize(result.llmsFullTxt, countTokens),

@@ -136,6 +136,26 @@ describe('extractPage on documentation sites', () => {
     assert.doesNotMatch(result.markdown, /¶|Table of contents|donate/);
   });
 
+  test('takes a DocBook page’s body whole, synopsis included, without its navigation and table of contents', () => {
+    const navigation = (where: string) => `<div class="nav${where}"><table summary="Navigation ${where}"><tr>
+      <td><a accesskey="p" href="sql-reindex.html">Prev</a></td><td><a accesskey="u" href="sql-commands.html">Up</a></td>
+      <th>SQL Commands</th><td><a accesskey="n" href="sql-select.html">Next</a></td></tr></table></div>`;
+    const result = extractPage(
+      `<html><head><title>SELECT</title><meta name="generator" content="DocBook XSL Stylesheets Vsnapshot" /></head>
+       <body id="docContent">${navigation('header')}<div class="refentry"><div class="refnamediv"><h2>SELECT</h2>
+       <p>SELECT, TABLE, WITH — retrieve rows from a table or view</p></div>
+       <div class="toc"><dl><dt><a href="#SQL-FROM">FROM Clause</a></dt></dl></div>
+       <div class="refsynopsisdiv"><h2>Synopsis</h2><pre class="synopsis">SELECT [ ALL | DISTINCT ] expression [, ...]</pre></div>
+       <div class="refsect1"><h2>Description</h2><p>SELECT retrieves rows from zero or more tables. The general processing of SELECT is as follows.</p></div>
+       </div>${navigation('footer')}</body></html>`,
+      'https://www.postgresql.org/docs/15/sql-select.html',
+    );
+    assert.match(result.markdown, /retrieve rows from a table or view/);
+    assert.match(result.markdown, /## Synopsis\n\n```\nSELECT \[ ALL \| DISTINCT \] expression/);
+    assert.doesNotMatch(result.markdown, /Prev|Next|SQL Commands|FROM Clause/);
+    assert.equal(result.firstParagraph, 'SELECT, TABLE, WITH — retrieve rows from a table or view');
+  });
+
   test('replaces a generator’s placeholder title', () => {
     const result = extractPage(sphinxPage('&lt;no title&gt;', '<p>This note is included in other pages and has no title of its own.</p>'), 'https://docs.acme.dev/includes/note.html');
     assert.equal(result.title, 'Note');
@@ -180,9 +200,9 @@ describe('linkedom with its listener maps created on demand', () => {
     doc.querySelector('main')!.addEventListener('ping', () => seen.push('main'));
     paragraph.removeEventListener('other', onParagraph);
     doc.body.removeEventListener('ping', onParagraph);
-    paragraph.dispatchEvent(new doc.defaultView.Event('ping', { bubbles: true }));
+    paragraph.dispatchEvent(new doc.defaultView!.Event('ping', { bubbles: true }));
     paragraph.removeEventListener('ping', onParagraph);
-    paragraph.dispatchEvent(new doc.defaultView.Event('ping', { bubbles: true }));
+    paragraph.dispatchEvent(new doc.defaultView!.Event('ping', { bubbles: true }));
     assert.deepEqual(seen, ['p', 'main', 'main']);
   });
 });

@@ -149,9 +149,11 @@ export function titleFromUrl(url: string): string {
 function mainContent(doc: Document, html: string): HTMLElement | null {
   // Navigation, asides and permalink anchors never hold the main content; dropping them first
   // saves Readability work.
-  for (const element of [...doc.querySelectorAll(`${NAVIGATION}, ${PAGE_CHROME}`)]) element.remove();
+  const generator = doc.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
+  const docBook = DOCBOOK.test(generator);
+  for (const element of [...doc.querySelectorAll(`${NAVIGATION}, ${PAGE_CHROME}${docBook ? `, ${DOCBOOK_CHROME}` : ''}`)]) element.remove();
   const region = pageRegion(doc);
-  if (isLinkIndex(region) || (isDocsGenerator(doc) && region !== doc.body)) return cleanRegion(region);
+  if (isLinkIndex(region) || docBook || (DOCS_GENERATOR.test(generator) && region !== doc.body)) return cleanRegion(region);
 
   let article: HTMLElement | null = null;
   let articleText = 0;
@@ -178,17 +180,19 @@ const PAGE_CHROME = 'a.headerlink, a.anchor-link, a.hash-link, [aria-label="brea
  * articles, drops parts of it (version notes, API lists); their pages' <main> is the content.
  */
 const DOCS_GENERATOR = /\b(?:docutils|sphinx|mkdocs|docusaurus|vitepress|vuepress|starlight|mdbook|rustdoc|javadoc|docfx|antora|nextra|gitbook|hexo-theme-doc|typedoc|pdoc|redoc)\b/i;
+/**
+ * DocBook XSL's pages (PostgreSQL's manual, many GNU and BSD handbooks) have no <main>: their body
+ * is the content once the navigation header and footer and the chapter's table of contents are
+ * gone. Readability dropped their synopses and kept the navigation tables of short pages.
+ */
+const DOCBOOK = /\bdocbook\b/i;
+const DOCBOOK_CHROME = 'div.navheader, div.navfooter, div.toc';
 const NON_CONTENT = `${NAVIGATION}, script, style, noscript, header, form, [role="banner"], [aria-hidden="true"], .footer, #footer`;
 /** A region whose text is mostly link text is an index of other pages. */
 const INDEX_LINK_SHARE = 0.6;
 
 function pageRegion(doc: Document): HTMLElement | null {
   return (doc.querySelector('main, [role="main"]') ?? doc.querySelector('article') ?? doc.body) as HTMLElement | null;
-}
-
-function isDocsGenerator(doc: Document): boolean {
-  const generator = doc.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
-  return DOCS_GENERATOR.test(generator);
 }
 
 function cleanRegion(region: HTMLElement | null): HTMLElement | null {

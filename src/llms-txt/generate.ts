@@ -206,6 +206,8 @@ function createExtraction(options: GenerateOptions) {
         return;
       }
       const page = { ...candidate.page };
+      // The extraction holds the HTML now; the candidate needs it no longer.
+      candidate.page.html = '';
       candidate.extracted = (async () => {
         while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
         active++;
