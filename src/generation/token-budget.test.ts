@@ -1,17 +1,31 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { page, routes, startSite, type TestSite } from '../crawl/test-support.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 
 let site: DocsSite;
+/** A page about tokenizers that writes their special tokens as text, in its title and body. */
+let tokenizerDocs: TestSite;
+const SPECIAL_TOKENS_TEXT = 'Each document ends with <|endoftext|>, and a prompt with <|endofprompt|>.';
 before(async () => {
   site = await startDocsSite();
+  tokenizerDocs = await startSite(
+    routes({
+      '/': page('Tokenizer guide', ['/special.html']),
+      '/special.html': page('The <|endoftext|> token', [], '').replace('</h1>', `</h1><p>${SPECIAL_TOKENS_TEXT}</p>`),
+    }),
+  );
 });
 after(async () => {
   await site.close();
+  await tokenizerDocs.close();
 });
+
+/** Tokens of the text as a model reads a file: a special token's spelling is ordinary text there. */
+const tokensOf = (text: string) => countTokens(text, { disallowedSpecial: new Set() });
 
 /** llms-full.txt's page blocks by source URL. */
 function blocksOf(fullText: string): Map<string, string> {
@@ -48,6 +62,21 @@ describeOnEachDatabase(
       for (const [url, block] of kept) assert.equal(block, all.get(url), `${url} is kept whole`);
       // llms.txt itself still lists every page.
       assert.equal(limited.job.files.llmsTxt.tokens, whole.job.files.llmsTxt.tokens);
+    });
+
+    test('a page that writes special tokens (<|endoftext|>) as text is counted as text, not a failed job', async () => {
+      const { apiKey } = await service().createAccount();
+      const start = await service().request('POST', '/api/v1/generate', {
+        token: apiKey,
+        body: { url: tokenizerDocs.origin, options: { generationMethod: 'simple', showFullText: true, cacheAge: 0 } },
+      });
+      assert.equal(start.status, 200, start.text);
+      const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+      assert.equal(job.status, 'completed', job.error);
+      const [llmsTxt, fullText] = await Promise.all([fetch(job.fileUrl).then((r) => r.text()), fetch(job.fullTextUrl).then((r) => r.text())]);
+      assert.ok(fullText.includes(SPECIAL_TOKENS_TEXT), fullText);
+      assert.equal(job.files.llmsTxt.tokens, tokensOf(llmsTxt));
+      assert.equal(job.files.llmsFullTxt.tokens, tokensOf(fullText));
     });
 
     test('maxTokens without llms-full.txt, or below 100, is 400 and charges nothing', async () => {

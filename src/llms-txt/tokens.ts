@@ -15,9 +15,15 @@ export interface FileSize {
   tokens: number;
 }
 
+/**
+ * A file is text to the model that reads it: a special token's spelling in a page (`<|endoftext|>`
+ * in a page about tokenizers) is counted as the ordinary text it is, where the tokenizer's
+ * default refuses it with an error.
+ */
 export async function loadTokenCounter(): Promise<TokenCounter> {
   const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
-  return (text) => countTokens(text);
+  const asText = { disallowedSpecial: new Set<string>() };
+  return (text) => countTokens(text, asText);
 }
 
 export function fileSize(content: string, countTokens: TokenCounter): FileSize {
