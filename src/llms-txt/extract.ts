@@ -48,22 +48,38 @@ const MAX_HEADINGS = 30;
 const MAX_HEADING_CHARS = 120;
 
 export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage & { markdown: string } {
+  const { metadata, onlyH1, content, baseUrl, maxMarkdownChars, truncated } = readPage(html, url, options);
+  return assemblePage(url, metadata, onlyH1, {
+    markdown: content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '',
+    ...contentSummary(content),
+    truncated,
+  });
+}
+
+/**
+ * The page's title, description and headings from its main content, without its markdown: what
+ * the `simple` method needs, without llms-full.txt, of a page its outline could not describe.
+ */
+export function describeFromContent(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
+  const { metadata, onlyH1, content, truncated } = readPage(html, url, options);
+  return assemblePage(url, metadata, onlyH1, { markdown: null, ...contentSummary(content), truncated });
+}
+
+function readPage(html: string, url: string, options: ExtractOptions) {
   const prepared = prepareHtml(html, { maxRawChars: options.maxRawHtmlChars, maxParsedChars: options.maxParsedHtmlChars });
   const doc = parseHtml(prepared.html);
   const baseUrl = resolveUrl(doc.querySelector('base[href]')?.getAttribute('href') ?? null, url, ['http:', 'https:']) ?? url;
   const metadata = readMetadata(doc);
   const h1s = doc.querySelectorAll('h1');
   const onlyH1 = h1s.length === 1 ? normalizeWhitespace(h1s[0].textContent) || null : null;
-
   const content = mainContent(doc, prepared.html);
   const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
   if (content) trimToText(content, maxMarkdownChars);
-  return assemblePage(url, metadata, onlyH1, {
-    markdown: content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '',
-    firstParagraph: content ? firstMeaningfulParagraph(content) : '',
-    headings: content ? headingTexts(content) : [],
-    truncated: prepared.truncated,
-  });
+  return { metadata, onlyH1, content, baseUrl, maxMarkdownChars, truncated: prepared.truncated };
+}
+
+function contentSummary(content: HTMLElement | null): Pick<ExtractedPage, 'firstParagraph' | 'headings'> {
+  return { firstParagraph: content ? firstMeaningfulParagraph(content) : '', headings: content ? headingTexts(content) : [] };
 }
 
 /**

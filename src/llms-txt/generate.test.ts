@@ -84,7 +84,7 @@ describe('generateLlmsTxt', () => {
     assert.equal(progress.filter((p) => p.phase === 'extract').length, 7);
   });
 
-  test('simple without llms-full.txt reads pages from their outlines: the same llms.txt, no markdown kept', async () => {
+  test('simple without llms-full.txt reads pages from their outlines, the rest in the process without markdown: the same llms.txt', async () => {
     const glossary = {
       url: 'https://acme.dev/glossary',
       html: `<html><head><title>Glossary</title></head><body><main><h1>Glossary</h1><dl><dt>Shelf</dt>
@@ -92,15 +92,22 @@ describe('generateLlmsTxt', () => {
     };
     const site = [...SITE, glossary];
     const withFullText = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true });
-    const fromOutlines = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const handedToThreads: string[] = [];
+    const fromOutlines = await generateLlmsTxt(site, {
+      siteUrl: 'https://acme.dev/',
+      method: 'simple',
+      extractor: async (page) => {
+        handedToThreads.push(page.url);
+        throw new Error('no thread is needed without llms-full.txt');
+      },
+    });
     assert.equal(fromOutlines.llmsTxt, withFullText.llmsTxt);
     assert.equal(fromOutlines.llmsFullTxt, null);
+    // The glossary's only text sits in a definition list, outside what an outline reads: its content is read.
     assert.match(fromOutlines.llmsTxt, /\[Glossary\]\(https:\/\/acme\.dev\/glossary\): A row of widgets mounted on one wall/);
-    // The glossary's only text sits in a definition list, outside what an outline reads: it is extracted.
-    assert.deepEqual(
-      fromOutlines.pages.filter((page) => page.markdown !== null).map((page) => page.url),
-      ['https://acme.dev/glossary'],
-    );
+    assert.deepEqual(handedToThreads, []);
+    assert.equal(fromOutlines.stats.extractionFailures, 0);
+    assert.deepEqual(fromOutlines.pages.filter((page) => page.markdown !== null), []);
   });
 
   test('enhanced without a provider: key sentences from the built-in describer', async () => {

@@ -7,7 +7,7 @@ import { findRepeatedDescriptions } from './boilerplate.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { describePage } from './description.ts';
-import { extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
+import { describeFromContent, extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
 import { outlinePage, type PageOutline } from './outline.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
@@ -190,9 +190,7 @@ interface Candidate {
  */
 function createExtraction(options: GenerateOptions) {
   const needsContent = options.method === 'enhanced' || Boolean(options.fullText);
-  const extractOne = options.extractor ?? (async (page: PageInput, url: string) => extractPage(page.html, url, options.extract));
-  // Without content, only the few pages whose outline says nothing are extracted: one at a time is
-  // enough, and keeps the pool from starting a thread (and its heap) per core for them.
+  const extractOne = needsContent ? (options.extractor ?? extractInline(options.extract)) : describeInline(options.extract);
   const limit = options.extractor && needsContent ? (options.extractorConcurrency ?? 4) : 1;
   let active = 0;
   const waiting: Array<() => void> = [];
@@ -225,6 +223,26 @@ function createExtraction(options: GenerateOptions) {
   };
   return state;
 }
+
+function extractInline(extract: ExtractOptions | undefined) {
+  return async (page: PageInput, url: string): Promise<ExtractedPage> => extractPage(page.html, url, extract);
+}
+
+/**
+ * Without content, the few pages whose outline says nothing (tables of contents, mostly) are read
+ * here, one at a time, without markdown and from the first DESCRIBE_MAX_PARSED_CHARS of their HTML:
+ * a few milliseconds each, between which API requests are served. A worker thread would hold a
+ * heap of its own (about 50 MB) for them.
+ */
+function describeInline(extract: ExtractOptions | undefined) {
+  return async (page: PageInput, url: string): Promise<ExtractedPage> => {
+    await yieldToEventLoop();
+    return describeFromContent(page.html, url, { ...extract, maxParsedHtmlChars: Math.min(extract?.maxParsedHtmlChars ?? Infinity, DESCRIBE_MAX_PARSED_CHARS) });
+  };
+}
+
+/** Enough for a page of source code (280 kB in Sphinx's own docs); a manual's index runs to 450 kB. */
+const DESCRIBE_MAX_PARSED_CHARS = 300_000;
 
 function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): string | null {
   return byUrl.get(url)?.page.lastModified ?? null;
