@@ -66,6 +66,11 @@ const MAX_HEADINGS = 30;
 const MAX_JSON_LD_CHARS = 50_000;
 const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
 
+/** "Installation ¶" → "Installation": the permalink sign documentation themes put after a heading. */
+function withoutPilcrow(text: string): string {
+  return text.endsWith('¶') ? text.slice(0, -1).trimEnd() : text;
+}
+
 interface Frame {
   tag: string;
   chrome: boolean;
@@ -233,7 +238,7 @@ export function outlinePage(html: string, url: string): PageOutline {
     if (/^\s*(?:#|javascript:|mailto:|tel:)/i.test(link.href)) return;
     const target = resolve(link.href);
     if (!target) return;
-    const linkText = normalizeWhitespace(link.parts.join('')).replace(/\s*¶$/, '');
+    const linkText = withoutPilcrow(normalizeWhitespace(link.parts.join('')));
     if (!linkText) return;
     const toc = navDepth > 0 || (itemDepth > 0 && !link.afterText);
     const depth = toc ? Math.max(0, listDepth - 1) : 0;
@@ -254,7 +259,9 @@ export function outlinePage(html: string, url: string): PageOutline {
   function finishText() {
     const current = text!;
     text = null;
-    const value = normalizeWhitespace(current.parts.join('')).replace(/\s*¶$/, '');
+    // Past the paragraphs an outline keeps, a paragraph's text is not worth assembling.
+    if (current.kind === 'paragraph' && outline.paragraphs.length >= MAX_PARAGRAPHS) return;
+    const value = withoutPilcrow(normalizeWhitespace(current.parts.join('')));
     switch (current.kind) {
       case 'title':
         outline.documentTitle ??= value || null;
