@@ -3,7 +3,7 @@
 // page: report it (unless noindex or a canonical duplicate) and queue its in-scope links.
 import { setMaxListeners } from 'node:events';
 import { FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
-import { extractLinks, headerRobotsDirectives } from './links.ts';
+import { extractLinks, headerRobotsDirectives, type ExtractOptions as LinkOptions, type PageLinks } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
 import { scopeMatcher, scopeOf, type Scope } from './normalize-url.ts';
 import { pathMatcher, NO_PATH_FILTERS, type PathMatcher } from './path-filter.ts';
@@ -39,7 +39,15 @@ export interface CrawlSiteOptions {
   onUrl?: (url: string) => void;
   /** Called once per listed page (new or known), so its HTML needs no second fetch. */
   onPage?: (page: CrawledPage) => void | Promise<void>;
+  /** Reads a fetched page's links: extractLinks, unless the caller parses its pages anyway (see ReadLinks). */
+  readLinks?: ReadLinks;
 }
+
+/**
+ * What the crawler reads from each page it fetches. The generator outlines every page, so it
+ * reads the links in the same parse (see scanLinks) instead of having the page parsed twice.
+ */
+export type ReadLinks = (html: string, url: string, options: LinkOptions) => PageLinks;
 
 export type CrawlStop = 'done' | 'maxUrls' | 'fetchBudget' | 'aborted';
 
@@ -155,7 +163,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     const html = res.text();
     if (res.contentType === null && !/^\s*</.test(html)) return;
 
-    const page = extractLinks(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
+    const page = (options.readLinks ?? extractLinks)(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
     if (page.refresh !== null && page.refresh !== finalUrl && !seen.has(page.refresh) && robots.isAllowed(page.refresh)) {
       // A meta refresh forwards like a redirect. From the start page it also moves the job's scope
       // to the target's folder: a home page forwarding to /en/ keeps the job in one language.

@@ -4,7 +4,7 @@
 // reached at all, which ends the job with a clear error.
 import { setMaxListeners } from 'node:events';
 import { createFetcher, FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
-import { crawlSite, isHtmlContentType, type CrawledPage } from './crawler.ts';
+import { crawlSite, isHtmlContentType, type CrawledPage, type ReadLinks } from './crawler.ts';
 import type { GuardOptions } from './address-guard.ts';
 import { resolveLimits, type CrawlLimits } from './limits.ts';
 import { isInScope, normalizeUrl, scopeOf, type Scope } from './normalize-url.ts';
@@ -28,6 +28,8 @@ export interface DiscoverOptions {
   onProgress?: (found: number) => void;
   /** Receives the HTML of each listed page the crawler fetched (crawl and full modes). */
   onPage?: (page: CrawledPage) => void | Promise<void>;
+  /** How the crawler reads a page's links (see ReadLinks). */
+  readLinks?: ReadLinks;
   /**
    * Which paths are listed and fetched (see path-filter.ts). Without include patterns the job
    * stays in the start URL's folder (after the start page's redirects); with them, the whole host
@@ -130,6 +132,7 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
         signal,
         onUrl: (url) => found({ url, source: 'crawl', lastModified: null }),
         onPage: options.onPage,
+        readLinks: options.readLinks,
         paths,
       });
       stats.pagesFetched = crawl.fetched + 1;

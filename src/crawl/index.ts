@@ -4,7 +4,7 @@ export { discover, DiscoveryError } from './discover.ts';
 export type { CrawlOptions, DiscoverOptions, DiscoveredUrl, DiscoveryErrorCode, DiscoveryMode, DiscoveryResult } from './discover.ts';
 
 export { crawlSite } from './crawler.ts';
-export type { CrawledPage, CrawlResult, CrawlSiteOptions } from './crawler.ts';
+export type { CrawledPage, CrawlResult, CrawlSiteOptions, ReadLinks } from './crawler.ts';
 
 export { createFetcher, FetchError } from './fetcher.ts';
 export type { FetchErrorCode, Fetcher, FetcherOptions, FetchOptions, FetchResponse } from './fetcher.ts';
@@ -24,6 +24,6 @@ export { loadRobots, parseRobotsTxt } from './robots.ts';
 export type { Robots } from './robots.ts';
 export { collectSitemapUrls, parseSitemap } from './sitemaps.ts';
 export type { SitemapEntry } from './sitemaps.ts';
-export { extractLinks } from './links.ts';
-export type { PageLinks } from './links.ts';
+export { extractLinks, scanLinks } from './links.ts';
+export type { LinkScan, PageLinks } from './links.ts';
 export { decodeBody } from './charset.ts';

@@ -45,12 +45,27 @@ function mayBeWantedTag(html: string, start: number, end: number): boolean {
 }
 
 export function extractLinks(html: string, pageUrl: string, options: ExtractOptions = {}): PageLinks {
-  const maxUrlLength = options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH;
-  const scan = new PageScan(html, options.maxLinks ?? 2000);
-  const tokenizer = new Tokenizer({ decodeEntities: true }, scan);
+  const scan = scanLinks(html, options);
+  const tokenizer = new Tokenizer({ decodeEntities: true }, scan.tokens);
   tokenizer.write(html);
   tokenizer.end();
+  return scan.links(pageUrl);
+}
 
+export interface LinkScan {
+  /** Callbacks for a tokenizer that is given `html` in one piece: alone, or beside a parser's (see outline.ts). */
+  tokens: TokenizerCallbacks;
+  /** What the page links to, once the tokenizer has ended. */
+  links(pageUrl: string): PageLinks;
+}
+
+/** extractLinks in two halves, so a caller that tokenizes the page anyway reads its links in the same pass. */
+export function scanLinks(html: string, options: ExtractOptions = {}): LinkScan {
+  const scan = new PageScan(html, options.maxLinks ?? 2000);
+  return { tokens: scan, links: (pageUrl) => resolveLinks(scan, pageUrl, options.maxUrlLength ?? DEFAULT_MAX_URL_LENGTH) };
+}
+
+function resolveLinks(scan: PageScan, pageUrl: string, maxUrlLength: number): PageLinks {
   // Raw hrefs are resolved at the end: <base> applies to every link, wherever it appears.
   const baseUrl = (scan.base !== null && normalizeUrl(scan.base.trim(), pageUrl, maxUrlLength)) || pageUrl;
   const links: string[] = [];

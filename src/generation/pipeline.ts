@@ -4,8 +4,8 @@
  * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
  * candidateBudget); the generator keeps the most important.
  */
-import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl, type PathFilters } from '../crawl/index.ts';
-import type { PageInput } from '../llms-txt/index.ts';
+import { createFetcher, discover, scanLinks, type CrawlOptions, type DiscoveredUrl, type PathFilters, type ReadLinks } from '../crawl/index.ts';
+import { outlinePage, type PageInput, type PageOutline } from '../llms-txt/index.ts';
 
 export interface CollectOptions {
   maxUrls: number;
@@ -42,6 +42,13 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
   const failures = new Map<string, string>();
   const fetcher = createFetcher({ ...options.crawl });
   const crawled = new Set<string>();
+  // Outlines the crawler's pages as it reads their links, in one parse; each goes with its page.
+  const outlines = new Map<string, PageOutline>();
+  const readLinks: ReadLinks = (html, url, linkOptions) => {
+    const scan = scanLinks(html, linkOptions);
+    outlines.set(url, outlinePage(html, url, scan.tokens));
+    return scan.links(url);
+  };
 
   const discovered = (async () => {
     try {
@@ -53,13 +60,17 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           paths: options.paths,
           signal: options.signal,
           onProgress: options.onDiscovered,
+          readLinks,
           onPage: async (page) => {
             crawled.add(page.url);
-            await channel.push({ url: page.url, html: page.html, lastModified: null });
+            const outline = outlines.get(page.finalUrl);
+            outlines.delete(page.finalUrl);
+            await channel.push({ url: page.url, html: page.html, lastModified: null, outline });
           },
         },
         { ...options.crawl, fetcher },
       );
+      outlines.clear();
       const lastModified = new Map(result.urls.map((u) => [u.url, u.lastModified]));
       channel.setLastModified(lastModified);
       const toFetch = result.urls.filter((u) => !crawled.has(u.url)).map((u) => u.url);

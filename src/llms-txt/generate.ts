@@ -103,10 +103,10 @@ export async function generateLlmsTxt(
       if (key === homeKey) twin.page.url = twin.outline.url = url;
       continue;
     }
-    const outline = outlinePage(page.html, url);
+    const outline = page.outline ? { ...page.outline, url } : outlinePage(page.html, url);
     const fromOutline = extractor.readsFromOutline(outline);
     // A page read from its outline needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html }, outline, aliases: [], fromOutline, contentHash: body };
+    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html, outline: undefined }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen.

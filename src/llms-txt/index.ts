@@ -5,6 +5,7 @@ export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, Sit
 export { generateLlmsTxt, pageContentHash, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
 export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
+export { outlinePage, type PageOutline } from './outline.ts';
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 export { inferSite, refineSimplePages, type SimplePage } from './site.ts';
 

@@ -4,7 +4,7 @@
 // sidebars) are the site's own map; links in running text count less; links in page chrome
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
-import { Parser } from 'htmlparser2';
+import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 import { isMeaningfulParagraph } from './boilerplate.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { normalizeWhitespace } from './text.ts';
@@ -71,6 +71,11 @@ function withoutPilcrow(text: string): string {
   return text.endsWith('¶') ? text.slice(0, -1).trimEnd() : text;
 }
 
+function parserOptions(alsoTokens: TokenizerCallbacks | undefined): ParserOptions {
+  const options: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+  return alsoTokens ? Object.assign(options, { Tokenizer: TeeTokenizer as typeof Tokenizer, alsoTokens }) : options;
+}
+
 interface Frame {
   tag: string;
   chrome: boolean;
@@ -78,7 +83,11 @@ interface Frame {
   caption: boolean;
 }
 
-export function outlinePage(html: string, url: string): PageOutline {
+/**
+ * `alsoTokens` receives every token of the same pass (the crawler's link scan, see scanLinks), so
+ * a page the crawler follows and the generator outlines is tokenized once.
+ */
+export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCallbacks): PageOutline {
   const outline: PageOutline = {
     url,
     lang: null,
@@ -204,7 +213,7 @@ export function outlinePage(html: string, url: string): PageOutline {
         if (ITEM_TAGS.has(frame.tag)) itemDepth--;
       },
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+    parserOptions(alsoTokens),
   );
 
   function readMeta(attrs: Record<string, string>) {
@@ -305,4 +314,89 @@ export function outlinePage(html: string, url: string): PageOutline {
   // htmlparser2 hands out slices of the page, and V8 keeps a whole string alive behind each of its
   // slices: without this copy the outlines of a 1,000-page crawl would hold all 1,000 pages.
   return structuredClone(outline);
+}
+
+/**
+ * A tokenizer that hands each token to its parser, then to the parser options' `alsoTokens`. One
+ * class for every page (the parser constructs it with its own options): a class per page would
+ * give each tokenizer a shape of its own, and V8 would stop optimising the tokenizer's code.
+ */
+class TeeTokenizer extends Tokenizer {
+  constructor(options: ConstructorParameters<typeof Tokenizer>[0] & { alsoTokens: TokenizerCallbacks }, parser: TokenizerCallbacks) {
+    super(options, new TeeCallbacks(parser, options.alsoTokens));
+  }
+}
+
+class TeeCallbacks implements TokenizerCallbacks {
+  private readonly first: TokenizerCallbacks;
+  private readonly second: TokenizerCallbacks;
+
+  constructor(first: TokenizerCallbacks, second: TokenizerCallbacks) {
+    this.first = first;
+    this.second = second;
+  }
+
+  onattribdata(start: number, end: number): void {
+    this.first.onattribdata(start, end);
+    this.second.onattribdata(start, end);
+  }
+  onattribentity(codepoint: number): void {
+    this.first.onattribentity(codepoint);
+    this.second.onattribentity(codepoint);
+  }
+  onattribend(quote: QuoteType, end: number): void {
+    this.first.onattribend(quote, end);
+    this.second.onattribend(quote, end);
+  }
+  onattribname(start: number, end: number): void {
+    this.first.onattribname(start, end);
+    this.second.onattribname(start, end);
+  }
+  oncdata(start: number, end: number, offset: number): void {
+    this.first.oncdata(start, end, offset);
+    this.second.oncdata(start, end, offset);
+  }
+  onclosetag(start: number, end: number): void {
+    this.first.onclosetag(start, end);
+    this.second.onclosetag(start, end);
+  }
+  oncomment(start: number, end: number, offset: number): void {
+    this.first.oncomment(start, end, offset);
+    this.second.oncomment(start, end, offset);
+  }
+  ondeclaration(start: number, end: number): void {
+    this.first.ondeclaration(start, end);
+    this.second.ondeclaration(start, end);
+  }
+  onend(): void {
+    this.first.onend();
+    this.second.onend();
+  }
+  onopentagend(end: number): void {
+    this.first.onopentagend(end);
+    this.second.onopentagend(end);
+  }
+  onopentagname(start: number, end: number): void {
+    this.first.onopentagname(start, end);
+    this.second.onopentagname(start, end);
+  }
+  onprocessinginstruction(start: number, end: number): void {
+    this.first.onprocessinginstruction(start, end);
+    this.second.onprocessinginstruction(start, end);
+  }
+  onselfclosingtag(end: number): void {
+    this.first.onselfclosingtag(end);
+    this.second.onselfclosingtag(end);
+  }
+  ontext(start: number, end: number): void {
+    this.first.ontext(start, end);
+    this.second.ontext(start, end);
+  }
+  ontextentity(codepoint: number, end: number): void {
+    this.first.ontextentity(codepoint, end);
+    this.second.ontextentity(codepoint, end);
+  }
+  isInForeignContext(): boolean {
+    return this.first.isInForeignContext?.() ?? false;
+  }
 }

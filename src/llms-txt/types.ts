@@ -1,4 +1,5 @@
 // Types shared across the generator core.
+import type { PageOutline } from './outline.ts';
 
 /** One fetched page, as the crawler hands it over. */
 export interface PageInput {
@@ -10,6 +11,8 @@ export interface PageInput {
   lastModified?: string | null;
   /** The sitemap's priority for this URL (0-1), when it gave one. */
   priority?: number | null;
+  /** The page's outline, when the crawler made it while reading the page's links (see outlinePage). */
+  outline?: PageOutline;
 }
 
 /** Who wrote a page's title and description. */

@@ -1,0 +1,40 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NO_PATH_FILTERS } from '../crawl/index.ts';
+import { outlinePage, type PageInput } from '../llms-txt/index.ts';
+import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { collectPages } from './pipeline.ts';
+
+describe('collectPages', () => {
+  let site: DocsSite;
+  before(async () => {
+    site = await startDocsSite();
+  });
+  after(() => site.close());
+
+  test('pages the crawler read come with the outline it made while reading their links; sitemap pages are outlined later', async () => {
+    const collected = collectPages(site.origin + '/', {
+      maxUrls: 100,
+      signal: new AbortController().signal,
+      crawl: { allowPrivate: true },
+      paths: NO_PATH_FILTERS,
+    });
+    const pages: PageInput[] = [];
+    for await (const page of collected.pages) pages.push(page);
+    const discovered = await collected.discovered;
+
+    const byPath = new Map(pages.map((page) => [new URL(page.url).pathname, page]));
+    assert.deepEqual([...byPath.keys()].sort(), [...site.pagePaths].sort());
+    const crawledOnly = discovered.filter((url) => url.source === 'crawl').map((url) => new URL(url.url).pathname);
+    assert.deepEqual(crawledOnly, ['/docs/hidden-gem']);
+    for (const page of pages) {
+      const path = new URL(page.url).pathname;
+      // The crawler starts at the home page and follows its links to pages the sitemap also lists:
+      // every page it fetched carries its outline, the same as one made from the page alone.
+      if (page.outline) assert.deepEqual(page.outline, outlinePage(page.html, page.url), path);
+    }
+    assert.ok(byPath.get('/')!.outline, 'the start page is read by the crawler');
+    assert.ok(byPath.get('/docs/hidden-gem')!.outline, 'a page only links reach is read by the crawler');
+    assert.ok(pages.some((page) => !page.outline), 'pages only the sitemap lists are fetched without a crawl');
+  });
+});

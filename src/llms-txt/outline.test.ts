@@ -1,0 +1,41 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { extractLinks, scanLinks } from '../crawl/index.ts';
+import { outlinePage } from './outline.ts';
+
+const PAGE = 'https://docs.example/guide/intro.html';
+// What the crawler and the outline both read, with what tends to set two parsers apart: a <base>,
+// entities in attributes and text, robots and refresh meta tags, a canonical link, chrome and
+// navigation, an inline SVG with CDATA, a comment, a script holding markup, and an unclosed list.
+const HTML = `<!doctype html><html lang="en"><head><title>Intro &amp; setup ¶</title>
+  <base href="/guide/v2/"><link rel="canonical" href="intro.html?b=2&amp;a=1">
+  <meta name="description" content="Set up the widget &mdash; in minutes.">
+  <meta name="robots" content="noarchive, nofollow"><meta http-equiv="refresh" content="30; url=later.html">
+  <script>document.write('<a href="/from-script">x</a>')</script></head>
+<body><header><a href="/">Home</a></header>
+  <nav class="sidebar"><ul><li><a href="install.html">Install</a><ul><li><a href="install.html#linux">Linux</a></ul>
+  <li><a href="../v1/configure.html?x=1&amp;y=2">Configure</a></ul></nav>
+  <main><h1>Intro</h1><p>The widget is a small device. See <a href="faq.html" rel="nofollow">the FAQ</a>.</p>
+  <svg><![CDATA[<a href="/in-cdata">no</a>]]><a href="svg-link.html"><text>SVG</text></a></svg>
+  <!-- <a href="/in-comment">no</a> --><p>Second paragraph with <a href="mailto:x@docs.example">mail</a>.</p></main>
+  <footer class="footer"><a href="/legal">Legal</a></footer></body></html>`;
+
+describe('outlinePage beside the crawler\'s link scan', () => {
+  test('one pass gives the outline a pass of its own gives, and the links extractLinks reads', () => {
+    const scan = scanLinks(HTML, { maxLinks: 100 });
+    const outline = outlinePage(HTML, PAGE, scan.tokens);
+    assert.deepEqual(outline, outlinePage(HTML, PAGE));
+    assert.deepEqual(scan.links(PAGE), extractLinks(HTML, PAGE, { maxLinks: 100 }));
+    // Both halves really read the page: the crawler's directives and the outline's table of contents.
+    const links = scan.links(PAGE);
+    assert.equal(links.canonical, 'https://docs.example/guide/v2/intro.html?a=1&b=2');
+    assert.equal(links.nofollow, true);
+    assert.equal(links.title, 'Intro & setup ¶');
+    assert.ok(links.links.includes('https://docs.example/guide/v1/configure.html?x=1&y=2'));
+    assert.deepEqual(
+      outline.links.filter((link) => link.kind === 'toc').map((link) => [link.text, link.depth]),
+      [['Install', 0], ['Linux', 1], ['Configure', 0]],
+    );
+    assert.equal(outline.documentTitle, 'Intro & setup');
+  });
+});
