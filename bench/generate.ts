@@ -136,7 +136,8 @@ export async function generateThrough(base: string, url: string, options: Record
   for (;;) {
     job = await (await fetch(`${base}/generate/${start.jobId}`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
     if (job.status === 'completed' || job.status === 'failed') break;
-    await new Promise((r) => setTimeout(r, 200));
+    // Polled often enough that the poll's own delay stays small beside a one-second job.
+    await new Promise((r) => setTimeout(r, 25));
   }
   if (job.status !== 'completed') throw new Error(`generation failed: ${job.error}`);
   const urls = await (await fetch(`${base}/sites/${job.siteId}/urls?status=scraped&limit=1`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json();
