@@ -81,7 +81,7 @@ async function writeFiles(directory: string, files: Array<[string, string | null
     if (content === null) continue;
     const path = join(directory, name);
     await writeFile(path, content);
-    written.push({ path, ...fileSize(content, countTokens) });
+    written.push({ path, ...(await fileSize(content, countTokens)) });
   }
   return written;
 }

@@ -1,6 +1,7 @@
 /** The generation job as the workers run it: collect pages → extract → describe → render → store. */
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Clock } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
@@ -30,7 +31,11 @@ export interface GenerationJobDeps {
   publicUrl: string;
 }
 
-const INSERT_CHUNK = 500;
+/**
+ * Mapped-URL rows per INSERT. Each row may carry a page's markdown: a statement of 100 rows stays
+ * near a megabyte, and the embedded database's heap, which never shrinks, grows to the largest one.
+ */
+const INSERT_CHUNK = 100;
 
 /** Progress bands: finding pages, fetching them, describing, rendering. */
 const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
@@ -119,8 +124,8 @@ async function store(
   const { db, clock } = deps;
   const options = readGenerationOptions(job.options);
   const sizes = {
-    llmsTxt: fileSize(result.llmsTxt, countTokens),
-    llmsFullTxt: result.llmsFullTxt === null ? null : fileSize(result.llmsFullTxt, countTokens),
+    llmsTxt: await fileSize(result.llmsTxt, countTokens),
+    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
   };
   const now = clock.now();
   await db.transaction(async (tx) => {
@@ -175,6 +180,8 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
   ].map((row, position) => ({ id: randomUUID(), siteId, position, ...row }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await tx.insert(mappedUrls).values(rows.slice(i, i + INSERT_CHUNK)).onConflictDoNothing();
+    // The embedded database runs on this thread: between statements, requests answered from memory go on.
+    await yieldToEventLoop();
   }
 }
 
@@ -184,5 +191,9 @@ async function putFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', c
   await tx
     .insert(siteFiles)
     .values({ siteId, kind, ...file })
-    .onConflictDoUpdate({ target: [siteFiles.siteId, siteFiles.kind], set: { ...file, updatedAt: new Date() } });
+    // `excluded`: the file travels to the database once, not once for the insert and again for the update.
+    .onConflictDoUpdate({
+      target: [siteFiles.siteId, siteFiles.kind],
+      set: { content: sql`excluded.content`, etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, tokens: sql`excluded.tokens`, updatedAt: sql`now()` },
+    });
 }

@@ -2,7 +2,7 @@
  * What a site keeps from its generation before the latest: the previous llms.txt and llms-full.txt
  * (site_files kinds `previous-llms`, `previous-full`), and a short account of how the list changed.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Transaction } from '../db/database.ts';
 import { mappedUrls, siteFiles } from '../db/schema.ts';
 
@@ -33,8 +33,11 @@ export async function listChange(tx: Transaction, siteId: string, pages: Readonl
 }
 
 /** The current files become the previous ones, before the new ones replace them. */
+/** Renamed in place: the files (megabytes for llms-full.txt) never leave the database. */
 export async function keepPreviousFiles(tx: Transaction, siteId: string): Promise<void> {
-  const current = await tx.select().from(siteFiles).where(and(eq(siteFiles.siteId, siteId), inArray(siteFiles.kind, ['llms', 'full'])));
   await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, siteId), inArray(siteFiles.kind, ['previous-llms', 'previous-full'])));
-  if (current.length > 0) await tx.insert(siteFiles).values(current.map((file) => ({ ...file, kind: `previous-${file.kind}` })));
+  await tx
+    .update(siteFiles)
+    .set({ kind: sql`'previous-' || ${siteFiles.kind}` })
+    .where(and(eq(siteFiles.siteId, siteId), inArray(siteFiles.kind, ['llms', 'full'])));
 }

@@ -65,15 +65,16 @@ export function isBoilerplateDescription(description: string | null | undefined,
  * pages share it and at least 20 % of the pages (never more than 5 pages are needed).
  */
 export function findRepeatedDescriptions(
-  pages: readonly (string | readonly string[] | null | undefined)[],
+  pages: Iterable<string | readonly string[] | null | undefined>,
   options: { minShare?: number; minPages?: number; enoughPages?: number } = {},
 ): (text: string | null | undefined) => boolean {
   const minShare = options.minShare ?? 0.2;
   const minPages = options.minPages ?? 2;
   const enoughPages = options.enoughPages ?? 5;
   const counts = new Map<string, number>();
-  const total = pages.length;
+  let total = 0;
   for (const page of pages) {
+    total++;
     const keys = new Set((typeof page === 'string' || !page ? [page ?? ''] : page).map(compactKey));
     for (const key of keys) if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
   }

@@ -295,7 +295,7 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
   onProgress?.({ phase: 'render', done: 0, total: 1 });
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate: options.includeModificationDate });
   const countTokens = options.fullText && options.maxFullTextTokens ? await loadTokenCounter() : undefined;
-  const llmsFullTxt = options.fullText ? renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
+  const llmsFullTxt = options.fullText ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
   onProgress?.({ phase: 'render', done: 1, total: 1 });
 
   return {

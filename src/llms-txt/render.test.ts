@@ -77,16 +77,25 @@ describe('renderLlmsTxt', () => {
 });
 
 describe('renderLlmsFullTxt', () => {
-  test('puts each page under its title with its source, headings nested below', () => {
+  test('puts each page under its title with its source, headings nested below', async () => {
     const pages = [
       described('https://acme.dev/', 'Acme', '', { markdown: '# Acme\n\nWelcome.\n\n## Start\n\n```md\n# not a heading\n```' }),
       described('https://acme.dev/docs/a', 'A', 'Fallback text.', { markdown: '' }),
     ];
-    const text = renderLlmsFullTxt({ name: 'Acme', summary: 'Widgets.' }, pages);
+    const text = await renderLlmsFullTxt({ name: 'Acme', summary: 'Widgets.' }, pages);
     assert.equal(
       text,
       '# Acme\n\n> Widgets.\n\n---\n\n## Acme\n\nSource: https://acme.dev/\n\nWelcome.\n\n#### Start\n\n```md\n# not a heading\n```\n\n---\n\n## A\n\nSource: https://acme.dev/docs/a\n\nFallback text.\n',
     );
+  });
+
+  test('lets the event loop run between pages', async () => {
+    const pages = Array.from({ length: 200 }, (_, i) => described(`https://acme.dev/docs/${i}`, `Page ${i}`, '', { markdown: `Text of page ${i}.\n\n## Part\n\nMore.` }));
+    let timerRan = false;
+    setTimeout(() => (timerRan = true), 0);
+    const text = await renderLlmsFullTxt({ name: 'Acme', summary: '' }, pages);
+    assert.equal(timerRan, true, 'a timer due during the render ran before it ended');
+    assert.equal(text.split('\n---\n').length, 201);
   });
 });
 
@@ -113,16 +122,16 @@ describe('renderLlmsFullTxt with a token budget', () => {
     described('https://acme.dev/docs/last', 'Last', '', { rank: 3, markdown: words(30) }),
   ];
 
-  test('keeps the most important pages whole, skips one that does not fit and goes on with smaller ones, in listing order', () => {
-    const text = renderLlmsFullTxt(SITE, pages, { maxTokens: 60, countTokens: countWords });
+  test('keeps the most important pages whole, skips one that does not fit and goes on with smaller ones, in listing order', async () => {
+    const text = await renderLlmsFullTxt(SITE, pages, { maxTokens: 60, countTokens: countWords });
     assert.ok(countWords(text) <= 60);
     assert.deepEqual([...text.matchAll(/^Source: (\S+)$/gm)].map((m) => m[1]), ['https://acme.dev/', 'https://acme.dev/docs/small']);
     assert.match(text, new RegExp(`## Small\\n\\nSource: https://acme.dev/docs/small\\n\\n${words(10)}\\n$`));
   });
 
-  test('without a budget, or with room for all, every page is there', () => {
-    const unlimited = renderLlmsFullTxt(SITE, pages);
-    assert.equal(renderLlmsFullTxt(SITE, pages, { maxTokens: 10_000, countTokens: countWords }), unlimited);
+  test('without a budget, or with room for all, every page is there', async () => {
+    const unlimited = await renderLlmsFullTxt(SITE, pages);
+    assert.equal(await renderLlmsFullTxt(SITE, pages, { maxTokens: 10_000, countTokens: countWords }), unlimited);
     assert.equal([...unlimited.matchAll(/^Source: /gm)].length, 4);
   });
 });

@@ -1,5 +1,6 @@
 // llms.txt and llms-full.txt, following llmstxt.org: `# Name`, `> summary`, optional details,
 // then `## Section` lists of `- [title](url): notes`, with `## Optional` last.
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
 import { normalizeWhitespace } from './text.ts';
@@ -30,12 +31,19 @@ export interface FullTextOptions {
 
 const PAGE_SEPARATOR = '\n\n---\n\n';
 
-/** The site header, then every page's main content under `## title` with its source URL. */
-export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[], options: FullTextOptions = {}): string {
+/**
+ * The site header, then every page's main content under `## title` with its source URL. A page at
+ * a time, with a turn of the event loop between pages: a 1,000-page site's text takes most of a
+ * second to render, and API requests would wait.
+ */
+export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[], options: FullTextOptions = {}): Promise<string> {
   const head = header(site).join('\n\n');
   // Lines (outside code and tables) on at least 3 pages and a fifth of them: navigation, footers.
+  // One page's lines at a time: all of a large site's lines at once would be tens of megabytes.
   const isRepeatedLine = findRepeatedDescriptions(
-    pages.map((page) => (page.markdown ?? '').split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line))),
+    (function* () {
+      for (const page of pages) yield (page.markdown ?? '').split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line));
+    })(),
     { minPages: 3, enoughPages: Infinity },
   );
   const blocks = new Map<DescribedPage, string>();
@@ -45,6 +53,7 @@ export function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPa
       const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine);
       const body = demoteHeadings(withoutLeadingTitle(markdown, title), 2).trim() || oneLine(page.description);
       blocks.set(page, [`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
+      await yieldToEventLoop();
     }
   }
   const render = (kept: ReadonlySet<DescribedPage>) =>

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileSize, loadTokenCounter, tokenPieces } from './tokens.ts';
+
+// Texts where a newline sits beside what the pre-tokenizer could join to it: slashes after
+// punctuation, CRLF, runs of blank lines and spaces, digits, marks, special-token spellings.
+const TRICKY = [
+  'See the docs.\n/usr/share/doc\nint x;\n//comment\nfoo\n\n/bar',
+  'Windows lines\r\nend here\r\n\r\n  indented\r\nnext',
+  'a\n\n\n   \n\tb\n 1\n22\n333\n4444',
+  'Résumé\n\u0301accent\nnaïve\n日本語の文章\n한국어\nemoji 🎉\n🎉x',
+  '```sql\nSELECT 1;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n- item\n* item\n# Heading\n',
+  "don't\nDON'T\n'quoted'\nit's <|endoftext|>\n<|endoftext|>word\n",
+];
+
+describe('token counts in pieces', () => {
+  it('cut only before a letter or digit that starts a line, and join back to the text', () => {
+    const text = TRICKY.join('\n');
+    const pieces = [...tokenPieces(text, 8)];
+    assert.ok(pieces.length > 5);
+    assert.equal(pieces.join(''), text);
+    for (const piece of pieces.slice(0, -1)) {
+      assert.ok(piece.length >= 8);
+      assert.ok(piece.endsWith('\n'));
+    }
+    for (const piece of pieces.slice(1)) assert.match(piece, /^[\p{L}\p{N}]/u);
+    assert.deepEqual([...tokenPieces('short', 8)], ['short']);
+  });
+
+  it('add up to the count of the whole text', async () => {
+    const countTokens = await loadTokenCounter();
+    const texts = [...TRICKY, TRICKY.join('\n'), readFileSync(new URL('./README.md', import.meta.url), 'utf8').repeat(3)];
+    for (const text of texts) {
+      for (const pieceChars of [1, 7, 64, 1024]) {
+        const size = await fileSize(text, countTokens, pieceChars);
+        assert.deepEqual(size, { bytes: Buffer.byteLength(text), tokens: countTokens(text) }, `${JSON.stringify(text.slice(0, 30))} in pieces of ${pieceChars}`);
+      }
+    }
+  });
+
+  it('let the event loop run between the pieces of a long file', async () => {
+    const countTokens = await loadTokenCounter();
+    const text = 'A line of prose about tables and indexes.\n'.repeat(20_000);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    try {
+      const size = await fileSize(text, countTokens, 4096);
+      assert.equal(size.tokens, countTokens(text));
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(ticks > 10, `the event loop ran ${ticks} times`);
+  });
+});
