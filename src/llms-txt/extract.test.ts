@@ -206,3 +206,33 @@ describe('linkedom with its listener maps created on demand', () => {
     assert.deepEqual(seen, ['p', 'main', 'main']);
   });
 });
+
+// The same patch keeps compiled CSS selectors and matches classes on the class attribute's own
+// value; selectors must still see every class change, and `:scope` its own element.
+describe('linkedom with compiled selectors kept', () => {
+  const parse = (html: string) => new DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+
+  test('class selectors follow classList and className changes', () => {
+    const doc = parse('<html><body><p id="a" class="x  y">1</p><p id="b">2</p></body></html>');
+    const ids = (selector: string) => [...doc.querySelectorAll(selector)].map((element) => element.id);
+    assert.deepEqual(ids('.y'), ['a']);
+    assert.deepEqual(ids('[class="x y"]'), ['a']);
+    doc.getElementById('b')!.classList.add('y');
+    doc.getElementById('a')!.classList.remove('y');
+    assert.deepEqual(ids('.y'), ['b']);
+    doc.getElementById('a')!.className = 'z';
+    assert.deepEqual(ids('p.z, p.y'), ['a', 'b']);
+    doc.getElementById('b')!.removeAttribute('class');
+    assert.deepEqual(ids('.y'), []);
+  });
+
+  test('the same selector matches in each document, and :scope in each element', () => {
+    const first = parse('<html><body><div id="one"><p>a</p><div><p>b</p></div></div></body></html>');
+    const second = parse('<html><body><section><p>c</p></section><p>d</p></body></html>');
+    assert.deepEqual([...first.querySelectorAll('div > p')].map((p) => p.textContent), ['a', 'b']);
+    assert.deepEqual([...second.querySelectorAll('div > p')].map((p) => p.textContent), []);
+    const outer = first.getElementById('one')!;
+    assert.deepEqual([...outer.querySelectorAll(':scope > p')].map((p) => p.textContent), ['a']);
+    assert.deepEqual([...outer.querySelector('div')!.querySelectorAll(':scope > p')].map((p) => p.textContent), ['b']);
+  });
+});
