@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { announceRevocation } from '../auth/credential-cache.ts';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql } from '../db/orm.ts';
 import { createApiKey } from '../api-keys/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { count, eq, getTableColumns, getTableName, inArray, is, type SQL } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
+import { count, eq, getTableColumns, getTableName, inArray, is, PgTable, type SQL } from '../db/orm.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import * as schema from '../db/schema.ts';
 import {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { apiKeys } from '../db/schema.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or } from '../db/orm.ts';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Database, Queryable } from '../db/database.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from '../db/orm.ts';
 import { refreshTokens } from '../db/schema.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 

@@ -6,7 +6,7 @@
  * (`listenForRevocations`). A lost listener connection clears the cache when it comes back, and
  * the time to live bounds what a missed notification can cost.
  */
-import { sql } from 'drizzle-orm';
+import { sql } from '../db/orm.ts';
 import type { Caller } from '../http/types.ts';
 import type { DatabaseHandle, Queryable } from '../db/database.ts';
 

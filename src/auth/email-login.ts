@@ -4,7 +4,7 @@
  * code never tells whether the address has an account, not even by how long the answer takes.
  */
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { and, count, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, lt, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { accounts, loginCodes } from '../db/schema.ts';

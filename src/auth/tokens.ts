@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from '../db/orm.ts';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';

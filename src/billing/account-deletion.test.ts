@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import type { AppDeps } from '../deps.ts';
 import { accounts, apiKeys, subscriptions } from '../db/schema.ts';
 import { errors } from '../errors.ts';

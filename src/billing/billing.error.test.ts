@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, test } from 'node:test';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from '../db/orm.ts';
 import { accounts, checkoutSessions, subscriptions, webhookEvents } from '../db/schema.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 import { FakeStripeServer } from './testing/fake-stripe-server.ts';

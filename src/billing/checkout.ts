@@ -2,7 +2,7 @@
  * Starting a purchase: a credit package (one payment) or a plan (a subscription), on the provider's
  * hosted checkout. What is sold is recorded in checkout_sessions, and fulfilment reads it from there.
  */
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or } from '../db/orm.ts';
 import type { Transaction } from '../db/database.ts';
 import { accounts, checkoutSessions } from '../db/schema.ts';
 import { errors } from '../errors.ts';

@@ -4,7 +4,7 @@
  * checkout_sessions, never from the caller or the provider's metadata; the row is marked fulfilled
  * in the same transaction that adds the credits, with a condition that lets only one caller do it.
  */
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull } from '../db/orm.ts';
 import type { Queryable } from '../db/database.ts';
 import { checkoutSessions } from '../db/schema.ts';
 import { errors } from '../errors.ts';

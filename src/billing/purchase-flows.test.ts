@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { accounts, localPayEvents, localPaySettings } from '../db/schema.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { FakeStripeServer } from './testing/fake-stripe-server.ts';

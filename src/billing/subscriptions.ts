@@ -5,7 +5,7 @@
  * The account's plan follows from its subscriptions; paid invoices grant credits, once per invoice.
  */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, ne, sql } from '../db/orm.ts';
 import type { Queryable, Transaction } from '../db/database.ts';
 import { accounts, subscriptions } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, eq, like, sql } from '../db/orm.ts';
 import { checkoutSessions, creditTransactions, webhookEvents } from '../db/schema.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { FakeStripeServer, type StripeObject } from './testing/fake-stripe-server.ts';

@@ -3,7 +3,7 @@
  * applied once: its webhook_events row is written in the same transaction as its effects, so a
  * failure leaves neither (and the provider delivers it again), and a redelivery finds the row.
  */
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { webhookEvents } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import type { BillingDeps } from './deps.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, test } from 'node:test';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq } from '../db/orm.ts';
 import { creditTransactions, sites } from '../db/schema.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 import { addCredits, spendCredits } from './ledger.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql } from '../db/orm.ts';
 import { accounts, creditTransactions } from '../db/schema.ts';
 import { ApiError } from '../errors.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';

@@ -5,7 +5,7 @@
  * call `spendCredits` and `addCredits` inside their own transactions.
  */
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, sql } from '../db/orm.ts';
 import type { Queryable, Transaction } from '../db/database.ts';
 import { accounts, creditTransactions } from '../db/schema.ts';
 import { errors } from '../errors.ts';

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
+import { sql } from './orm.ts';
 import { openDatabase, rowsOf } from './database.ts';
 
 describe('The embedded database in a folder', () => {

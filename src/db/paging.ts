@@ -1,4 +1,4 @@
-import { count, type SQL } from 'drizzle-orm';
+import { count, type SQL } from './orm.ts';
 import type { PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from './database.ts';
 

@@ -4,8 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sql } from 'drizzle-orm';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from './orm.ts';
 import { accounts, generationJobs } from './schema.ts';
 import { ReadCache } from './read-cache.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';

@@ -2,7 +2,6 @@
  * The database schema, one PostgreSQL dialect for PGlite and PostgreSQL alike.
  * `npm run db:generate` turns changes here into a new SQL migration under migrations/.
  */
-import { sql } from 'drizzle-orm';
 import {
   boolean,
   check,
@@ -11,10 +10,11 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  sql,
   text,
   timestamp,
   uniqueIndex,
-} from 'drizzle-orm/pg-core';
+} from './orm.ts';
 
 const timestamps = {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

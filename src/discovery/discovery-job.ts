@@ -1,6 +1,6 @@
 /** The discovery job as the workers run it: crawl, write progress as it goes, store the URLs found. */
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import { discover, type CrawlOptions, type DiscoveryMode } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';

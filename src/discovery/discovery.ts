@@ -1,6 +1,6 @@
 /** Discovery jobs: start one, look them up, list what they found. Free of charge, bounded by maxUrls. */
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { PathFilters } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';

@@ -1,7 +1,7 @@
 /** The generation job as the workers run it: collect pages → extract → describe → render → store. */
 import { createHash, randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';

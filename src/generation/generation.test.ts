@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { accounts, generationJobs, mappedUrls, sites } from '../db/schema.ts';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';

@@ -1,6 +1,6 @@
 /** Generation jobs as the API sees them: start (reserve credits + enqueue), look up, cancel, cache. */
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';

@@ -1,7 +1,7 @@
 // Idempotency-Key on the starts that cost money: a client whose answer was lost retries safely.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { and, eq } from 'drizzle-orm';
+import { and, eq } from '../db/orm.ts';
 import { creditTransactions, discoveryJobs, generationJobs } from '../db/schema.ts';
 import { ledgerOf } from '../testing/jobs.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';

@@ -2,7 +2,7 @@
  * What a site keeps from its generation before the latest: the previous llms.txt and llms-full.txt
  * (site_files kinds `previous-llms`, `previous-full`), and a short account of how the list changed.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from '../db/orm.ts';
 import type { Transaction } from '../db/database.ts';
 import { mappedUrls, siteFiles } from '../db/schema.ts';
 

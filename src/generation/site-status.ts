@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq } from '../db/orm.ts';
 import type { Transaction } from '../db/database.ts';
 import { generationJobs, sites } from '../db/schema.ts';
 

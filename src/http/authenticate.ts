@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { authenticateApiKey, looksLikeApiKey } from '../api-keys/api-keys.ts';
 import type { CredentialCache } from '../auth/credential-cache.ts';
 import { verifyAccessToken } from '../auth/tokens.ts';

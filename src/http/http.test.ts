@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { accounts } from '../db/schema.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 

@@ -6,7 +6,7 @@
  * may retry with the same key.
  */
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq } from '../db/orm.ts';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';

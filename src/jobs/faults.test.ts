@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { PgBoss } from 'pg-boss';
 import { discoveredUrls, discoveryJobs, generationJobs, sites } from '../db/schema.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';

@@ -4,7 +4,7 @@
  * `processing` with the attempt number the claim got (a cancel, a deletion, or the sweeper and
  * another worker after this one stalled, may have moved it meanwhile).
  */
-import { and, eq, getTableName } from 'drizzle-orm';
+import { and, eq, getTableName } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { discoveryJobs, generationJobs } from '../db/schema.ts';

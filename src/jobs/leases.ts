@@ -3,7 +3,7 @@
  * A running job pushes `lease_expires_at` forward; a job whose lease ran out (its worker died)
  * is put back to `pending` and sent again, and after too many tries it is failed by its kind.
  */
-import { sql } from 'drizzle-orm';
+import { sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import { rowsOf, type Database, type Queryable } from '../db/database.ts';
 

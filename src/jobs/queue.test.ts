@@ -3,7 +3,7 @@
  * (not the next poll), and a database pg-boss 10 worked on is handed over to pg-boss 12 once.
  */
 import assert from 'node:assert/strict';
-import { sql } from 'drizzle-orm';
+import { sql } from '../db/orm.ts';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../testing/databases.ts';
 import { JobQueue, QUEUE_SCHEMA, type QueuedJob } from './queue.ts';

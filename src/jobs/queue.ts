@@ -5,7 +5,7 @@
  * commits with it and wakes the workers at once; polling is only the fallback.
  */
 import { PgBoss, fromPglite, type Db } from 'pg-boss';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from '../db/orm.ts';
 import { rowsOf, type DatabaseHandle, type Queryable } from '../db/database.ts';
 
 export const QUEUES = ['discovery', 'generation'] as const;

@@ -4,7 +4,7 @@
  * ordinary generation with the site's last options, charged like any. The check itself writes
  * no ledger row; its outcome is kept on the schedule.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import { createFetcher, type CrawlOptions } from '../crawl/index.ts';
 import { rowsOf, type Database } from '../db/database.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { page, routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { sites } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';

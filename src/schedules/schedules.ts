@@ -3,7 +3,7 @@
  * schedule keeps its own status (`active`, or `paused` with the reason, e.g. credits ran out):
  * the site keeps the contract's four statuses. Setting the schedule again resumes it.
  */
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray } from '../db/orm.ts';
 import { CronExpressionParser } from 'cron-parser';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';

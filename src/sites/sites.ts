@@ -1,5 +1,5 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from '../db/orm.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import { createFetcher } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';

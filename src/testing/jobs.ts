@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import { creditTransactions } from '../db/schema.ts';
 import { readLedger } from './ledger.ts';
 import type { TestService } from './service.ts';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql } from '../db/orm.ts';
 import { accounts, creditTransactions } from '../db/schema.ts';
 import type { TestService } from './service.ts';
 

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { eq } from 'drizzle-orm';
+import { eq } from '../db/orm.ts';
 import type { BrowserContext, Page } from 'playwright-core';
 import { siteFiles } from '../db/schema.ts';
 import { openDashboard, type DashboardFixture } from '../testing/browser.ts';

@@ -4,7 +4,7 @@
  * leased (its next attempt set past the receiver's timeout), and a process that dies mid-send
  * leaves it to be sent again when the lease runs out.
  */
-import { sql } from 'drizzle-orm';
+import { sql } from '../db/orm.ts';
 import { Webhook } from 'standardwebhooks';
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../clock.ts';

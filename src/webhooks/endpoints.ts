@@ -1,7 +1,7 @@
 /** An account's webhook endpoints: registered with a signing secret shown once, listed, deleted. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import { AddressRefusedError, assertAddressAllowed, assertHostAllowed, systemResolver, type GuardOptions } from '../crawl/index.ts';
 import { sealSecret } from '../crypto/secrets.ts';

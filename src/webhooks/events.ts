@@ -3,7 +3,7 @@
  * delivery per endpoint that wants the event. The delivery loop (delivery.ts) sends them.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from '../db/orm.ts';
 import type { Queryable } from '../db/database.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 

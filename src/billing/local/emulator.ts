@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from '../../db/orm.ts';
 import Stripe from 'stripe';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';

@@ -5,7 +5,7 @@
  * hosted pages clicked over HTTP, its own signed events).
  */
 import assert from 'node:assert/strict';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from '../../db/orm.ts';
 import Stripe from 'stripe';
 import { accounts, localPayEvents, localPayObjects } from '../../db/schema.ts';
 import { PLANS, priceFor } from '../../plans/plans.ts';
