@@ -11,6 +11,7 @@ import {
   discoveryJobs,
   generationJobs,
   mappedUrls,
+  siteFileParts,
   siteFiles,
   sites,
   siteSchedules,
@@ -39,6 +40,7 @@ const UNOWNED_TABLES = new Set(['webhook_events', 'local_pay_objects', 'local_pa
 const ownedThroughParent: Record<string, (owner: Owner) => SQL> = {
   accounts: (o) => eq(accounts.id, o.id),
   site_files: (o) => inArray(siteFiles.siteId, o.siteIds),
+  site_file_parts: (o) => inArray(siteFileParts.siteId, o.siteIds),
   mapped_urls: (o) => inArray(mappedUrls.siteId, o.siteIds),
   discovered_urls: (o) => inArray(discoveredUrls.discoveryId, o.discoveryIds),
   webhook_deliveries: (o) => inArray(webhookDeliveries.endpointId, o.endpointIds),
@@ -65,8 +67,12 @@ describeOnEachDatabase('DELETE /accounts', (service) => {
     const url = `https://${id}.example.com/`;
     await db.insert(sites).values({ id: siteId, accountId: id, url, status: 'completed' });
     await db.insert(siteFiles).values([
-      { siteId, kind: 'llms', content: '# Example', etag: '"a"' },
-      { siteId, kind: 'full', content: '# Example\n\nAll of it', etag: '"b"' },
+      { siteId, kind: 'llms', etag: '"a"' },
+      { siteId, kind: 'full', etag: '"b"' },
+    ]);
+    await db.insert(siteFileParts).values([
+      { siteId, kind: 'llms', part: 0, content: '# Example' },
+      { siteId, kind: 'full', part: 0, content: '# Example\n\nAll of it' },
     ]);
     await db.insert(generationJobs).values({ id: randomUUID(), accountId: id, siteId, url, options: { maxUrls: 10 }, creditsReserved: 1 });
     await db.insert(mappedUrls).values({ id: randomUUID(), siteId, url: `${url}about`, title: 'About' });

@@ -44,6 +44,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
       fullText: options.full,
       extractor: extractor.extract,
       extractorConcurrency: extractor.concurrency,
+      onPagesRead: () => extractor.retireWhenIdle(),
       signal,
       onProgress: (p) => p.phase !== 'extract' && progress.update(p.phase === 'describe' ? 'Describing pages' : 'Writing files', p.done, p.total),
     });

@@ -14,7 +14,7 @@ export const { and, asc, count, desc, eq, getTableColumns, getTableName, gt, gte
   load('drizzle-orm') as typeof import('drizzle-orm');
 
 export type PgTable = import('drizzle-orm/pg-core').PgTable;
-export const { PgTable, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } =
+export const { PgTable, boolean, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } =
   load('drizzle-orm/pg-core') as typeof import('drizzle-orm/pg-core');
 
 export const { drizzle: drizzlePglite } = load('drizzle-orm/pglite') as typeof import('drizzle-orm/pglite');

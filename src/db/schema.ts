@@ -5,6 +5,7 @@
 import {
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   jsonb,
@@ -92,13 +93,15 @@ export const sites = pgTable(
   (t) => [uniqueIndex('sites_account_url_idx').on(t.accountId, t.url)],
 );
 
-/** The hosted llms.txt (kind `llms`) and llms-full.txt (kind `full`) of a site's last good generation. */
+/**
+ * The hosted llms.txt (kind `llms`) and llms-full.txt (kind `full`) of a site's last good generation;
+ * their text is in site_file_parts.
+ */
 export const siteFiles = pgTable(
   'site_files',
   {
     siteId: text('site_id').notNull().references(() => sites.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
-    content: text('content').notNull(),
     etag: text('etag').notNull(),
     /** Size in UTF-8 bytes and in tokens (llms-txt/tokens.ts); null for files stored before sizes were kept. */
     bytes: integer('bytes'),
@@ -106,6 +109,27 @@ export const siteFiles = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('site_files_site_kind_idx').on(t.siteId, t.kind)],
+);
+
+/**
+ * A file's text in parts of at most FILE_PART_CHARS characters, in order: a 6 MB llms-full.txt in
+ * one statement held about 85 MB more in the embedded database for good (decisions, issue 12). The
+ * parts follow their file when it is renamed (`previous-…`) or deleted.
+ */
+export const siteFileParts = pgTable(
+  'site_file_parts',
+  {
+    siteId: text('site_id').notNull(),
+    kind: text('kind').notNull(),
+    part: integer('part').notNull(),
+    content: text('content').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.siteId, t.kind, t.part] }),
+    foreignKey({ columns: [t.siteId, t.kind], foreignColumns: [siteFiles.siteId, siteFiles.kind], name: 'site_file_parts_file_fk' })
+      .onUpdate('cascade')
+      .onDelete('cascade'),
+  ],
 );
 
 export const creditTransactions = pgTable(

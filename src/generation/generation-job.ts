@@ -1,5 +1,5 @@
 /** The generation job as the workers run it: collect pages → extract → describe → render → store. */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
@@ -7,7 +7,7 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type FileSize, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, refund, type GenerationJob } from './generation.ts';
@@ -17,6 +17,7 @@ import { fileSizesView, readGenerationOptions, type GenerationOptions } from './
 import { keepPreviousFiles, listChange } from './site-history.ts';
 import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
+import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';
 
 export interface GenerationJobDeps {
@@ -32,10 +33,11 @@ export interface GenerationJobDeps {
 }
 
 /**
- * Mapped-URL rows per INSERT. Each row may carry a page's markdown: a statement of 100 rows stays
- * near a megabyte, and the embedded database's heap, which never shrinks, grows to the largest one.
+ * Mapped-URL rows per INSERT: at most 100, and no more markdown than one part of a file (at least
+ * one row). The embedded database's heap, which never shrinks, grows to the largest statement.
  */
-const INSERT_CHUNK = 100;
+const INSERT_ROWS = 100;
+const INSERT_MARKDOWN_CHARS = FILE_PART_CHARS;
 
 /** Progress bands: finding pages, fetching them, describing, rendering. */
 const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
@@ -50,10 +52,6 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
-      // Loaded while the pages are read (its tables take a third of a second); used to store the files.
-      const countTokens = loadTokenCounter();
-      countTokens.catch(() => {});
-
       const collected = collectPages(job.url, {
         maxUrls: options.maxUrls,
         paths: options,
@@ -72,6 +70,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
         maxFullTextTokens: options.maxTokens,
         extractor: deps.extractor?.extract,
         extractorConcurrency: deps.extractor?.concurrency,
+        onPagesRead: () => deps.extractor?.retireWhenIdle(),
         signal,
         onProgress: (p) => {
           if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
@@ -84,7 +83,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
       datePagesFromSitemaps(result, discovered, options);
       const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
       const message = jobMessages.completed(result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-      await store(deps, job, attempt, result, collected.failures, message, await countTokens);
+      await store(deps, job, attempt, result, collected.failures, message, await loadTokenCounter());
     },
     async fail(jobId, message, attempt) {
       await failGenerationJob(db, clock, jobId, message, attempt);
@@ -150,8 +149,8 @@ async function store(
     const change = await listChange(tx, job.siteId, result.pages, now);
     await replaceMappedUrls(tx, job.siteId, result, failures);
     await keepPreviousFiles(tx, job.siteId);
-    await putFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
-    if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await putFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
+    await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
+    if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
     await refund(
       tx,
@@ -178,22 +177,13 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
     })),
     ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null, contentHash: null })),
   ].map((row, position) => ({ id: randomUUID(), siteId, position, ...row }));
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await tx.insert(mappedUrls).values(rows.slice(i, i + INSERT_CHUNK)).onConflictDoNothing();
+  for (let start = 0; start < rows.length; ) {
+    let end = start + 1;
+    let chars = rows[start].markdown?.length ?? 0;
+    while (end < rows.length && end - start < INSERT_ROWS && chars + (rows[end].markdown?.length ?? 0) <= INSERT_MARKDOWN_CHARS) chars += rows[end++].markdown?.length ?? 0;
+    await tx.insert(mappedUrls).values(rows.slice(start, end)).onConflictDoNothing();
+    start = end;
     // The embedded database runs on this thread: between statements, requests answered from memory go on.
     await yieldToEventLoop();
   }
-}
-
-async function putFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize) {
-  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
-  const file = { content, etag, ...size };
-  await tx
-    .insert(siteFiles)
-    .values({ siteId, kind, ...file })
-    // `excluded`: the file travels to the database once, not once for the insert and again for the update.
-    .onConflictDoUpdate({
-      target: [siteFiles.siteId, siteFiles.kind],
-      set: { content: sql`excluded.content`, etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, tokens: sql`excluded.tokens`, updatedAt: sql`now()` },
-    });
 }

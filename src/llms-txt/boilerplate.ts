@@ -71,16 +71,39 @@ export function findRepeatedDescriptions(
   const minShare = options.minShare ?? 0.2;
   const minPages = options.minPages ?? 2;
   const enoughPages = options.enoughPages ?? 5;
-  const counts = new Map<string, number>();
+  // Counted by a hash of the compact key: a large site's llms-full.txt has some 200,000 distinct
+  // lines, and keeping each as a key held tens of megabytes while it rendered.
+  const counts = new Map<number, number>();
   let total = 0;
   for (const page of pages) {
     total++;
-    const keys = new Set((typeof page === 'string' || !page ? [page ?? ''] : page).map(compactKey));
-    for (const key of keys) if (key) counts.set(key, (counts.get(key) ?? 0) + 1);
+    const keys = new Set((typeof page === 'string' || !page ? [page ?? ''] : page).map(hashedKey));
+    for (const key of keys) if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const threshold = Math.max(minPages, Math.min(enoughPages, Math.ceil(total * minShare)));
   const repeated = new Set([...counts].filter(([, count]) => count >= threshold).map(([key]) => key));
-  return (text) => repeated.has(compactKey(text ?? ''));
+  return (text) => {
+    const key = hashedKey(text ?? '');
+    return key !== null && repeated.has(key);
+  };
+}
+
+/**
+ * A 53-bit hash (two 32-bit FNV-1a lanes) of the text's compact key, null when the key is empty.
+ * Two of a site's 200,000 distinct lines share a hash about once in 500,000 sites, and a shared
+ * hash only matters if it lifts a line's count to the threshold.
+ */
+function hashedKey(text: string): number | null {
+  const key = compactKey(text);
+  if (key === '') return null;
+  let left = 0x811c9dc5;
+  let right = 0x050c5d1f;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    left = Math.imul(left ^ code, 0x01000193);
+    right = Math.imul(right ^ code, 0x5bd1e995);
+  }
+  return (left >>> 0) * 2 ** 21 + ((right >>> 0) >>> 11);
 }
 
 const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;

@@ -36,6 +36,8 @@ export interface GenerateOptions {
   extractor?: (page: PageInput, url: string) => Promise<ExtractedPage>;
   /** Pages handed to `extractor` at once. Default 4. */
   extractorConcurrency?: number;
+  /** Called once every chosen page is extracted: `extractor` is not called again. */
+  onPagesRead?: () => void;
   /** Pages to list; more may be handed over, and the most important are kept. Default: all. */
   maxPages?: number;
 }
@@ -80,6 +82,14 @@ export async function generateLlmsTxt(
   input: Iterable<PageInput> | AsyncIterable<PageInput>,
   options: GenerateOptions,
 ): Promise<GenerationResult> {
+  // Two steps, so that every page's outline and the site's map are garbage once the pages are chosen.
+  const { site, pages, extractionFailures, extractMs } = await readPages(input, options);
+  const result = await describeAndRender(site, pages, options);
+  return { ...result, stats: { ...result.stats, extractionFailures, extractMs } };
+}
+
+/** The listed pages, described from their content and in the site's sections, and the site's summary. */
+async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, options: GenerateOptions) {
   const { signal, onProgress } = options;
   const maxPages = options.maxPages ?? Infinity;
   const extractor = createExtraction(options);
@@ -130,6 +140,7 @@ export async function generateLlmsTxt(
   const chosenCandidates = chosen.map((node) => byUrl.get(node.url)!);
   chosenCandidates.forEach((candidate) => extractor.start(candidate));
   const extracted = await Promise.all(chosenCandidates.map((candidate) => candidate.extracted!));
+  options.onPagesRead?.();
   for (const candidate of arrived) candidate.page.html = '';
   const extractMs = performance.now() - started;
 
@@ -161,9 +172,7 @@ export async function generateLlmsTxt(
     optional: node.secondary,
     source: 'metadata',
   }));
-  const ordered = placeInSections(map, chosen, pages);
-  const result = await describeAndRender(site, ordered, options);
-  return { ...result, stats: { ...result.stats, extractionFailures: extractor.failures, extractMs: Math.round(extractMs) } };
+  return { site, pages: placeInSections(map, chosen, pages), extractionFailures: extractor.failures, extractMs: Math.round(extractMs) };
 }
 
 /** A page's identity by content: two URLs with the same body are one page; a changed hash is a changed page. */

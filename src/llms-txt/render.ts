@@ -177,6 +177,7 @@ function withoutNavigation(markdown: string, isRepeatedLine: (line: string) => b
 }
 
 function isLanguageSwitcher(line: string): boolean {
+  if (!line.includes('](')) return false;
   const links = [...line.matchAll(/\[([^\]]+)\]\([^)]*\)/g)].map((match) => match[1].trim());
   if (links.length < 3) return false;
   const rest = line.replace(/\[[^\]]+\]\([^)]*\)/g, '').replace(/available languages:?|languages?:?|[\s|,/·•-]+/gi, '');

@@ -20,10 +20,10 @@ import {
   listMappedUrls,
   listSites,
   MAPPED_URL_STATUSES,
-  readSiteFile,
   SITE_STATUSES,
   type Site,
 } from './sites.ts';
+import { readSiteFile } from './site-files.ts';
 
 const SiteView = Type.Object({
   id: Type.String(),

@@ -83,16 +83,6 @@ export async function listMappedUrls(db: Database, accountId: string, siteId: st
   return { urls: rows, ...page };
 }
 
-/** A hosted file, public by its site id: anyone with the URL may read what the owner published. */
-export async function readSiteFile(db: Database, siteId: string, kind: 'llms' | 'full' | 'previous-llms' | 'previous-full') {
-  const [file] = await db
-    .select({ content: siteFiles.content, etag: siteFiles.etag, updatedAt: siteFiles.updatedAt })
-    .from(siteFiles)
-    .where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)));
-  if (!file) throw errors.fileNotFound();
-  return file;
-}
-
 export interface ExportedPage {
   url: string;
   title: string;

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createExtractorPool } from './extract-pool.ts';
+
+/** The process's threads, as Linux lists them: an extraction thread is one of them while it lives. */
+const threadCount = () => readdirSync('/proc/self/task').length;
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) assert.fail(`${what} within 10 s`);
+    await sleep(20);
+  }
+}
+
+const page = (n: number) => ({
+  url: `https://example.com/guide/${n}`,
+  html: `<html><head><title>Guide ${n}</title></head><body><main><h1>Guide ${n}</h1><p>This guide explains how to configure the thing, step by step, with examples.</p></main></body></html>`,
+  lastModified: null,
+});
+
+describe('the extraction pool', () => {
+  it('ends its threads once asked and idle, and starts them again for the next page', async () => {
+    const pool = createExtractorPool(2);
+    try {
+      const before = threadCount();
+      const pages = await Promise.all([1, 2, 3, 4].map((n) => pool.extract(page(n), page(n).url)));
+      assert.deepEqual(pages.map((extracted) => extracted.title), ['Guide 1', 'Guide 2', 'Guide 3', 'Guide 4']);
+      assert.ok(threadCount() > before, 'extraction threads run');
+      pool.retireWhenIdle();
+      await until(() => threadCount() === before, 'the threads end');
+      assert.equal((await pool.extract(page(5), page(5).url)).title, 'Guide 5');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('lets a page being extracted finish before its thread ends', async () => {
+    const pool = createExtractorPool(1);
+    try {
+      const before = threadCount();
+      const extracting = pool.extract(page(1), page(1).url);
+      pool.retireWhenIdle();
+      assert.equal((await extracting).title, 'Guide 1');
+      await until(() => threadCount() === before, 'the thread ends');
+    } finally {
+      await pool.close();
+    }
+  });
+});

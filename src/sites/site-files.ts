@@ -1,0 +1,62 @@
+/**
+ * A site's hosted files: their size and ETag in site_files, their text in site_file_parts, written
+ * a part per statement. The embedded database keeps the memory a statement needed: a 6 MB
+ * llms-full.txt sent whole left it about 85 MB larger for good.
+ */
+import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Database, Transaction } from '../db/database.ts';
+import { and, asc, eq, sql } from '../db/orm.ts';
+import { siteFileParts, siteFiles } from '../db/schema.ts';
+import { errors } from '../errors.ts';
+import type { FileSize } from '../llms-txt/index.ts';
+
+export type SiteFileKind = 'llms' | 'full' | 'previous-llms' | 'previous-full';
+
+/** Characters per part; migration 0011 cut the files stored before it the same way. */
+export const FILE_PART_CHARS = 131_072;
+
+/** Stores a file, replacing the one of the same kind; within the caller's transaction. */
+export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize): Promise<void> {
+  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+  await tx
+    .insert(siteFiles)
+    .values({ siteId, kind, etag, ...size })
+    .onConflictDoUpdate({
+      target: [siteFiles.siteId, siteFiles.kind],
+      set: { etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, tokens: sql`excluded.tokens`, updatedAt: sql`now()` },
+    });
+  await tx.delete(siteFileParts).where(and(eq(siteFileParts.siteId, siteId), eq(siteFileParts.kind, kind)));
+  let part = 0;
+  for (const text of fileParts(content)) {
+    await tx.insert(siteFileParts).values({ siteId, kind, part: part++, content: text });
+    // The embedded database runs on this thread: between statements, requests answered from memory go on.
+    await yieldToEventLoop();
+  }
+}
+
+/** A hosted file, public by its site id: anyone with the URL may read what the owner published. */
+export async function readSiteFile(db: Database, siteId: string, kind: SiteFileKind) {
+  // One statement: a file replaced while it is read is read whole, before or after.
+  const rows = await db
+    .select({ etag: siteFiles.etag, updatedAt: siteFiles.updatedAt, content: siteFileParts.content })
+    .from(siteFiles)
+    .innerJoin(siteFileParts, and(eq(siteFileParts.siteId, siteFiles.siteId), eq(siteFileParts.kind, siteFiles.kind)))
+    .where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)))
+    .orderBy(asc(siteFileParts.part));
+  if (rows.length === 0) throw errors.fileNotFound();
+  return { etag: rows[0].etag, updatedAt: rows[0].updatedAt, content: rows.map((row) => row.content).join('') };
+}
+
+/** Cuts a text every `partChars` characters, never between the two halves of a surrogate pair; an empty text is one empty part. */
+export function* fileParts(text: string, partChars = FILE_PART_CHARS): Generator<string> {
+  let start = 0;
+  do {
+    let end = Math.min(text.length, start + partChars);
+    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    yield text.slice(start, end);
+    start = end;
+  } while (start < text.length);
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
