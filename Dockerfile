@@ -34,4 +34,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself, not npm: SIGTERM reaches it and it stops cleanly (src/main.ts). --liftoff-only:
 # the embedded database's WebAssembly stays on V8's baseline compiler (docs/decisions.md, "Memory").
-CMD ["node", "--liftoff-only", "--max-semi-space-size=16", "src/main.ts", "serve"]
+CMD ["node", "--liftoff-only", "--max-semi-space-size=8", "src/main.ts", "serve"]
