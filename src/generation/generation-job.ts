@@ -1,7 +1,7 @@
 /** The generation job as the workers run it: collect pages → extract → describe → render → store. */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { and, eq, sql } from '../db/orm.ts';
+import { and, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
@@ -177,13 +177,26 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
     })),
     ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null, contentHash: null })),
   ].map((row, position) => ({ id: randomUUID(), siteId, position, ...row }));
-  for (let start = 0; start < rows.length; ) {
-    let end = start + 1;
-    let chars = rows[start].markdown?.length ?? 0;
-    while (end < rows.length && end - start < INSERT_ROWS && chars + (rows[end].markdown?.length ?? 0) <= INSERT_MARKDOWN_CHARS) chars += rows[end++].markdown?.length ?? 0;
-    await tx.insert(mappedUrls).values(rows.slice(start, end)).onConflictDoNothing();
-    start = end;
+  for (const batch of insertBatches(rows)) {
+    await tx.insert(mappedUrls).values(batch).onConflictDoNothing();
     // The embedded database runs on this thread: between statements, requests answered from memory go on.
     await yieldToEventLoop();
   }
+}
+
+/** Consecutive rows, at most INSERT_ROWS of them and INSERT_MARKDOWN_CHARS of markdown (a larger row goes alone). */
+function* insertBatches<Row extends { markdown: string | null }>(rows: Row[]): Generator<Row[]> {
+  let batch: Row[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const size = row.markdown?.length ?? 0;
+    if (batch.length > 0 && (batch.length === INSERT_ROWS || chars + size > INSERT_MARKDOWN_CHARS)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(row);
+    chars += size;
+  }
+  if (batch.length > 0) yield batch;
 }

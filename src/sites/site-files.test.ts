@@ -66,6 +66,9 @@ describeOnEachDatabase('Hosted files', (service) => {
     const fullParts = parts.filter((part) => part.kind === 'full').sort((a, b) => a.part - b.part);
     assert.equal(fullParts.length, Math.ceil(firstText.length / FILE_PART_CHARS));
     assert.equal(fullParts.map((part) => part.content).join(''), firstText);
+    // Their markdown went in several statements (at most a part's worth each): every page is mapped.
+    const mapped = await service().request('GET', `/api/v1/sites/${first.siteId}/urls?limit=100`, { token: apiKey });
+    assert.deepEqual(mapped.body.urls.map((url: { url: string }) => new URL(url.url).pathname).sort(), ['/', '/faq.html', '/guide.html', '/reference.html', '/tutorial.html']);
 
     const etag = response.headers.get('etag')!;
     assert.equal((await fetch(first.fullTextUrl, { headers: { 'if-none-match': etag } })).status, 304);
