@@ -203,9 +203,9 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     },
     handler: async (request, reply) => {
       const { full, previous } = request.query;
-      const file = await readSiteFile(db, request.params.siteId, `${previous ? 'previous-' : ''}${full ? 'full' : 'llms'}`);
+      const file = await readSiteFile(db, request.params.siteId, `${previous ? 'previous-' : ''}${full ? 'full' : 'llms'}`, request.headers['if-none-match']);
       reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300');
-      if (request.headers['if-none-match'] === file.etag) return reply.code(304).send(null);
+      if (file.content === null) return reply.code(304).send(null);
       return reply.type('text/plain; charset=utf-8').send(file.content);
     },
   });

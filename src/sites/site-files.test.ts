@@ -72,6 +72,8 @@ describeOnEachDatabase('Hosted files', (service) => {
 
     const etag = response.headers.get('etag')!;
     assert.equal((await fetch(first.fullTextUrl, { headers: { 'if-none-match': etag } })).status, 304);
+    const stale = await fetch(first.fullTextUrl, { headers: { 'if-none-match': '"an older version"' } });
+    assert.deepEqual([stale.status, stale.headers.get('etag'), await stale.text()], [200, etag, firstText]);
     const head = await fetch(first.fullTextUrl, { method: 'HEAD' });
     assert.deepEqual([head.status, head.headers.get('etag'), await head.text()], [200, etag, '']);
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Database, Transaction } from '../db/database.ts';
-import { and, asc, eq, sql } from '../db/orm.ts';
+import { and, asc, eq, ne, sql } from '../db/orm.ts';
 import { siteFileParts, siteFiles } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import type { FileSize } from '../llms-txt/index.ts';
@@ -35,17 +35,25 @@ export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms
   }
 }
 
-/** A hosted file, public by its site id: anyone with the URL may read what the owner published. */
-export async function readSiteFile(db: Database, siteId: string, kind: SiteFileKind) {
+/**
+ * A hosted file, public by its site id: anyone with the URL may read what the owner published.
+ * Its text is null when the caller already has this version (`ifNoneMatch` is its ETag): a 304
+ * reads no part.
+ */
+export async function readSiteFile(db: Database, siteId: string, kind: SiteFileKind, ifNoneMatch?: string) {
   // One statement: a file replaced while it is read is read whole, before or after.
   const rows = await db
     .select({ etag: siteFiles.etag, updatedAt: siteFiles.updatedAt, content: siteFileParts.content })
     .from(siteFiles)
-    .innerJoin(siteFileParts, and(eq(siteFileParts.siteId, siteFiles.siteId), eq(siteFileParts.kind, siteFiles.kind)))
+    .leftJoin(
+      siteFileParts,
+      and(eq(siteFileParts.siteId, siteFiles.siteId), eq(siteFileParts.kind, siteFiles.kind), ifNoneMatch === undefined ? undefined : ne(siteFiles.etag, ifNoneMatch)),
+    )
     .where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)))
     .orderBy(asc(siteFileParts.part));
   if (rows.length === 0) throw errors.fileNotFound();
-  return { etag: rows[0].etag, updatedAt: rows[0].updatedAt, content: rows.map((row) => row.content).join('') };
+  const { etag, updatedAt } = rows[0];
+  return { etag, updatedAt, content: etag === ifNoneMatch ? null : rows.map((row) => row.content ?? '').join('') };
 }
 
 /** Cuts a text every `partChars` characters, never between the two halves of a surrogate pair; an empty text is one empty part. */
