@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createExtractorPool } from './extract-pool.ts';
+import { getHeapStatistics } from 'node:v8';
+import { createExtractorPool, defaultExtractionThreads } from './extract-pool.ts';
+import { releaseMemory } from './extract-worker.ts';
 
 /** The process's threads, as Linux lists them: an extraction thread is one of them while it lives. */
 const threadCount = () => readdirSync('/proc/self/task').length;
@@ -48,4 +50,23 @@ describe('the extraction pool', () => {
       await pool.close();
     }
   });
+
+  it('keeps a core for the event loop: one thread per core but one, at least one', () => {
+    assert.deepEqual([1, 2, 4, 8].map(defaultExtractionThreads), [1, 1, 3, 7]);
+  });
 });
+
+describe("an extraction thread's last task (releaseMemory)", () => {
+  it('gives the heap its garbage back', () => {
+    // Objects that outlive a few young-generation collections, as a page's DOM does, then become garbage.
+    let rows: Array<{ n: number; text: string }> | null = Array.from({ length: 400_000 }, (_, n) => ({ n, text: `row ${n}` }));
+    const grown = getHeapStatistics().total_heap_size;
+    assert.equal(rows.length, 400_000);
+    rows = null;
+    releaseMemory();
+    const released = getHeapStatistics().total_heap_size;
+    assert.ok(grown - released > 10 * 2 ** 20, `the heap went from ${mb(grown)} to ${mb(released)}`);
+  });
+});
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
