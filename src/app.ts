@@ -62,7 +62,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.addHook('onClose', () => jobs.stop());
   const { config, clock, database } = deps;
   const db = database.db;
-  const payments = deps.payments ?? createPaymentProvider(deps, app.log);
+  const payments = deps.payments ?? (await createPaymentProvider(deps, app.log));
   const mailer = deps.mailer ?? createMailer(config.smtpUrl, config.mailFrom, app.log);
   await app.register(
     async (api) => {

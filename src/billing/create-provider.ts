@@ -4,15 +4,18 @@ import type { Config } from '../config.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import { LocalPaymentProvider } from './local/provider.ts';
 import type { PaymentProvider } from './provider.ts';
-import { StripePaymentProvider } from './stripe-provider.ts';
 
-/** The provider PAYMENT_PROVIDER names: `stripe` (needs its keys, checked by loadConfig) or `local`. */
-export function createPaymentProvider(
+/**
+ * The provider PAYMENT_PROVIDER names: `stripe` (needs its keys, checked by loadConfig) or `local`.
+ * The Stripe SDK (560 modules, about 10 MB) loads only when Stripe is the provider.
+ */
+export async function createPaymentProvider(
   deps: { config: Config; database: DatabaseHandle; clock: Clock },
   log: FastifyBaseLogger,
-): PaymentProvider {
+): Promise<PaymentProvider> {
   const { config } = deps;
   if (config.paymentProvider === 'stripe') {
+    const { StripePaymentProvider } = await import('./stripe-provider.ts');
     return new StripePaymentProvider({ secretKey: config.stripeSecretKey!, webhookSecret: config.stripeWebhookSecret! });
   }
   if (config.production) {

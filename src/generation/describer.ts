@@ -1,14 +1,19 @@
 import type { Config } from '../config.ts';
-import { createLlmDescriber, type Describer } from '../llms-txt/index.ts';
+import type { Describer } from '../llms-txt/index.ts';
 
-/** The model that writes `enhanced` descriptions, as LLM_* configures it; null for the built-in describer. */
+/**
+ * The model that writes `enhanced` descriptions, as LLM_* configures it; null for the built-in describer.
+ * The AI SDK and its providers (about 8 MB of heap) load with the first enhanced job, not with the service.
+ */
 export function describerFromConfig(llm: Config['llm']): Describer | null {
   if (llm.provider === 'none' || !llm.model) return null;
-  return createLlmDescriber({
-    provider: llm.provider,
-    baseURL: llm.baseUrl ?? undefined,
-    apiKey: llm.apiKey ?? undefined,
-    model: llm.model,
-    timeoutMs: llm.timeoutMs,
-  });
+  const options = { provider: llm.provider, baseURL: llm.baseUrl ?? undefined, apiKey: llm.apiKey ?? undefined, model: llm.model, timeoutMs: llm.timeoutMs };
+  let describer: Promise<Describer> | undefined;
+  return {
+    kind: 'llm',
+    async describe(site, pages, describeOptions) {
+      describer ??= import('../llms-txt/llm-describer.ts').then(({ createLlmDescriber }) => createLlmDescriber(options));
+      return (await describer).describe(site, pages, describeOptions);
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { RateLimits } from '../config.ts';
 import { errors } from '../errors.ts';
 import type { App } from './types.ts';
@@ -25,8 +24,9 @@ export interface RateLimitStore {
  * public auth and sign-up).
  */
 export async function registerRateLimits(app: App, limits: RateLimits, store: RateLimitStore = { redisUrl: null }): Promise<void> {
+  // ioredis loads only when Redis is configured.
   const redis = store.redisUrl
-    ? new Redis(store.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
+    ? new (await import('ioredis')).Redis(store.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 })
     : null;
   if (redis) {
     redis.on('error', (error) => app.log.warn({ err: error }, 'rate-limit store unreachable'));

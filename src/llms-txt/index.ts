@@ -11,7 +11,6 @@ export { inferSite, refineSimplePages, type SimplePage } from './site.ts';
 
 export type { DescribeOptions, DescribeResult, Describer, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
 export { createExtractiveDescriber } from './extractive-describer.ts';
-export { createLlmDescriber, type LlmDescriberOptions } from './llm-describer.ts';
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
 export { renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';

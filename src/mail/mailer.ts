@@ -1,5 +1,7 @@
-/** Outgoing e-mail (login codes): SMTP through nodemailer when SMTP_URL is set, else the log. */
-import nodemailer from 'nodemailer';
+/**
+ * Outgoing e-mail (login codes): SMTP through nodemailer when SMTP_URL is set, else the log.
+ * nodemailer (about 5 MB of heap) loads only for SMTP.
+ */
 
 export interface MailMessage {
   to: string;
@@ -20,10 +22,10 @@ export function createMailer(smtpUrl: string | null, from: string, log: Log): Ma
     // A laptop has no mail server: the message goes to the log, where its reader is the user.
     return { send: async (message) => log.info({ mail: message }, `e-mail to ${message.to}: ${message.subject}`) };
   }
-  const transport = nodemailer.createTransport(smtpUrl);
+  const transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
   return {
     send: async (message) => {
-      await transport.sendMail({ from, ...message });
+      await (await transport).sendMail({ from, ...message });
     },
   };
 }

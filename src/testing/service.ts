@@ -143,7 +143,7 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
     ...base,
     mailer,
     runWorkers: options.workers ?? true,
-    payments: options.payments?.(base) ?? createPaymentProvider(base, pino({ level: 'silent' })),
+    payments: options.payments?.(base) ?? (await createPaymentProvider(base, pino({ level: 'silent' }))),
   };
   const app = await listening(deps, new URL(config.publicUrl));
   return new TestService(app, deps, clock, config.publicUrl, database.drop, mailbox);

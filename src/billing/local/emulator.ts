@@ -12,7 +12,6 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, asc, desc, eq, inArray } from '../../db/orm.ts';
-import Stripe from 'stripe';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database, Transaction } from '../../db/database.ts';
@@ -356,6 +355,7 @@ export class LocalStripe {
   }
 
   private async send(payload: string, secret: string): Promise<boolean> {
+    const { default: Stripe } = await import('stripe');
     const response = await fetch(this.webhookUrl(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },

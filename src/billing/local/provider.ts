@@ -2,7 +2,6 @@
  * The `local` payment provider: the service's PaymentProvider adapter to the Stripe emulator
  * (emulator.ts), with its hosted checkout and portal under `/pay/...` (pages.ts).
  */
-import Stripe from 'stripe';
 import type { App } from '../../http/types.ts';
 import {
   checkoutSessionFromStripe,
@@ -54,6 +53,8 @@ export class LocalPaymentProvider implements PaymentProvider {
   }
   async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
     const secret = await this.emulator.webhookSecret();
+    // The Stripe SDK (560 modules, about 10 MB) loads with the first payment event, not with the service.
+    const { default: Stripe } = await import('stripe');
     try {
       return Stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', secret) as ProviderEvent;
     } catch (error) {
