@@ -25,6 +25,7 @@ COPY patches patches
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx patch-package --error-on-fail && npm cache clean --force
 COPY migrations migrations
 COPY src src
+COPY bin/service.mjs bin/
 COPY --from=web /app/web/dist web/dist
 # DATA_DIR, for a PGlite database when DATABASE_URL is not set; owned by the unprivileged user.
 RUN mkdir data && chown node:node data
@@ -33,5 +34,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself, not npm: SIGTERM reaches it and it stops cleanly (src/main.ts). --liftoff-only:
-# the embedded database's WebAssembly stays on V8's baseline compiler (docs/decisions.md, "Memory").
-CMD ["node", "--liftoff-only", "--max-semi-space-size=8", "src/main.ts", "serve"]
+# the embedded database's WebAssembly stays on V8's baseline compiler (docs/decisions.md, "Memory");
+# the heap flags and bin/service.mjs's compile cache: docs/decisions.md, issue 12.
+CMD ["node", "--liftoff-only", "--max-semi-space-size=8", "--heap-growing-percent=30", "bin/service.mjs", "serve"]
