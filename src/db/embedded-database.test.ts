@@ -20,7 +20,7 @@ describe('The embedded database in a folder', () => {
     try {
       assert.ok(existsSync(join(dataDir, 'PG_VERSION')));
       await first.db.execute(sql`INSERT INTO accounts (id, email, first_name) VALUES ('a1', 'kept@example.com', 'Kept')`);
-      assert.deepEqual(rowsOf(await first.db.execute(sql`SHOW shared_buffers`)), [{ shared_buffers: '32MB' }]);
+      assert.deepEqual(rowsOf(await first.db.execute(sql`SHOW shared_buffers`)), [{ shared_buffers: '16MB' }]);
     } finally {
       await first.close();
     }
