@@ -22,7 +22,7 @@ const MAX_WORDS = 25;
 const NOISE =
   /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|note:|see\s+also\b)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
-const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are))+$/i;
+const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are|between|namely))+$/i;
 
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
@@ -59,20 +59,29 @@ function isNavigation(text: string): boolean {
   return separators >= 2;
 }
 
-/** At most about 25 words: whole sentences when they fit, else cut at a word, never ending in ":". */
+/**
+ * At most about 25 words: whole sentences when they fit, else cut at a word, never ending in ":".
+ * A sentence that announces what follows it ("The key differences are:") says nothing without it:
+ * after another sentence it is left out; alone, it ends where it breaks off ("… you can access it…"),
+ * or with a period when it is whole ("The INSERT statement is used to populate a table with rows.").
+ */
 export function shorten(text: string): string {
   const sentences = splitSentences(text);
-  let result = '';
+  const kept: string[] = [];
   for (const sentence of sentences) {
-    const candidate = result ? `${result} ${sentence}` : sentence;
-    if (wordCount(candidate) > MAX_WORDS) break;
-    result = candidate;
+    if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
+    kept.push(sentence);
   }
-  if (!result) {
-    const words = (sentences[0] ?? text).split(/\s+/).slice(0, MAX_WORDS).join(' ');
-    result = `${words.replace(/[\s,;:(–—-]+$/u, '').replace(DANGLING, '')}…`;
-  }
-  return result.replace(/\s*:$/, '.');
+  if (kept.length > 1 && kept[kept.length - 1].endsWith(':')) kept.pop();
+  if (kept.length === 0) return `${withoutDanglingEnd((sentences[0] ?? text).split(/\s+/).slice(0, MAX_WORDS).join(' '))}…`;
+  const result = kept.join(' ');
+  if (!result.endsWith(':')) return result;
+  const whole = result.slice(0, -1).trimEnd();
+  return DANGLING.test(whole) ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
+}
+
+function withoutDanglingEnd(words: string): string {
+  return words.replace(/[\s,;:(–—-]+$/u, '').replace(DANGLING, '');
 }
 
 /**

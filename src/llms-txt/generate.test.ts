@@ -46,11 +46,41 @@ const STRUCTURED_SITE: PageInput[] = [
   ...['widgets', 'shelves'].map((name) => ({ url: `https://acme.dev/api/${name}`, html: docPage(`${name.charAt(0).toUpperCase() + name.slice(1)} API`, `The ${name} endpoints of the Acme REST API, with examples.`) })),
 ];
 
+// A manual whose home page is only its contents: the summary comes from its preface's first paragraph.
+const MANUAL: PageInput[] = [
+  {
+    url: 'https://acme.dev/manual/index.html',
+    html: `<html><head><title>Acme Manual</title></head><body><h1>Acme Manual</h1><div class="toc"><ul>
+      <li><a href="preface.html">Preface</a><ul><li><a href="intro.html">What Is Acme?</a></li><li><a href="history.html">A Brief History of Acme</a></li></ul></li>
+      <li><a href="tutorial.html">Tutorial</a></li><li><a href="reference.html">Reference</a></li></ul></div></body></html>`,
+  },
+  {
+    url: 'https://acme.dev/manual/preface.html',
+    html: `<html><head><title>Preface</title></head><body><h1>Preface</h1><p>This book is the official documentation of Acme.</p>
+      <p>To make the large amount of information about Acme manageable, this book has been organized in several parts.</p>
+      <ul><li><a href="intro.html">What Is Acme?</a></li><li><a href="history.html">A Brief History of Acme</a></li></ul></body></html>`,
+  },
+  ...[
+    ['intro', 'What Is Acme?', 'Acme is a shelving system for widgets, designed at a small workshop in Leeds.'],
+    ['history', 'A Brief History of Acme', 'The first Acme shelf was built in 1996 from leftover pine boards.'],
+    ['tutorial', 'Tutorial', 'This tutorial walks through building a first shelf, from unpacking to loading.'],
+    ['reference', 'Reference', 'The reference lists every Acme part with its size, load and finish.'],
+  ].map(([name, title, paragraph]) => ({ url: `https://acme.dev/manual/${name}.html`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${paragraph}</p></body></html>` })),
+];
+
 async function* arriving(pages: PageInput[]): AsyncGenerator<PageInput> {
   for (const page of pages) yield page;
 }
 
 describe('generateLlmsTxt', () => {
+  test('a preface that opens with the site summary is described by what else it says', async () => {
+    const result = await generateLlmsTxt(arriving(MANUAL), { siteUrl: 'https://acme.dev/manual/index.html', method: 'simple' });
+    const document = parseLlmsTxt(result.llmsTxt);
+    assert.equal(document.summary, 'This book is the official documentation of Acme.');
+    const preface = document.sections.flatMap((section) => section.links).find((link) => link.title === 'Preface');
+    assert.equal(preface?.notes, 'To make the large amount of information about Acme manageable, this book has been organized in several parts.');
+  });
+
   test('simple: a valid llms.txt from page metadata, with site-wide boilerplate removed', async () => {
     const progress: GenerationProgress[] = [];
     const result = await generateLlmsTxt(arriving(SITE), {

@@ -6,7 +6,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
-import { describePage } from './description.ts';
+import { describePage, shorten } from './description.ts';
 import { describeFromContent, extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
 import { outlinePage, type PageOutline } from './outline.ts';
@@ -15,6 +15,7 @@ import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages } from './secondary.ts';
 import { inLanguageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
+import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
 import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.ts';
 
@@ -149,6 +150,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const simple = refineSimplePages(extracted);
   const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
   const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
+  const saysOnlyTheSummary = repeatsSummary(site.summary);
   const pages: DescribedPage[] = chosen.map((node, index) => ({
     url: node.url,
     title: node === map.home ? site.name : simple[index].title,
@@ -162,7 +164,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
         headings: extracted[index].headings,
         linkTexts: node.outline.links.map((link) => link.text),
       },
-      isRepeated,
+      node === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text),
     ),
     section: null,
     rank: index,
@@ -173,6 +175,15 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     source: 'metadata',
   }));
   return { site, pages: placeInSections(map, chosen, pages), extractionFailures: extractor.failures, extractMs: Math.round(extractMs) };
+}
+
+/**
+ * Whether a text, cut as a description, would be the site's summary again: the preface a summary
+ * was taken from then describes itself by its other signals (its contents, its headings).
+ */
+function repeatsSummary(summary: string): (text: string) => boolean {
+  const summaryKey = compactKey(summary);
+  return (text) => summaryKey !== '' && compactKey(shorten(text)) === summaryKey;
 }
 
 /** A page's identity by content: two URLs with the same body are one page; a changed hash is a changed page. */

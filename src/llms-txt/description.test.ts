@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { shorten } from './description.ts';
+
+describe('shorten (a paragraph cut to a description)', () => {
+  it('leaves out a last sentence that only announces what follows it', () => {
+    assert.equal(shorten('A procedure is a database object similar to a function. The key differences are:'), 'A procedure is a database object similar to a function.');
+    assert.equal(
+      shorten('Views in PostgreSQL are implemented using the rule system. In fact, there is essentially no difference between:'),
+      'Views in PostgreSQL are implemented using the rule system.',
+    );
+  });
+
+  it('ends an announcing sentence that stands alone where it breaks off, not with a period after "by"', () => {
+    assert.equal(shorten('Once you have created a database, you can access it by:'), 'Once you have created a database, you can access it…');
+    assert.equal(shorten("The current limitations of PostgreSQL's text search features are:"), "The current limitations of PostgreSQL's text search features…");
+  });
+
+  it('ends a whole sentence that introduces an example with a period', () => {
+    assert.equal(shorten('The INSERT statement is used to populate a table with rows:'), 'The INSERT statement is used to populate a table with rows.');
+  });
+
+  it('cuts a sentence longer than 25 words at a word that does not dangle', () => {
+    const long = 'When you create complex database structures involving many tables with foreign key constraints, views, triggers and functions you implicitly create a net of dependencies between the objects.';
+    assert.equal(shorten(long), 'When you create complex database structures involving many tables with foreign key constraints, views, triggers and functions you implicitly create a net of dependencies…');
+  });
+});
