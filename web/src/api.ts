@@ -132,9 +132,11 @@ function sessionError(): ApiError {
 async function sessionFetch(request: Request): Promise<Response> {
   if (!accessToken && !(await refresh())) throw sessionError();
   const retry = request.clone();
-  const response = await send(request, accessToken);
+  const sentWith = accessToken;
+  const response = await send(request, sentWith);
   if (response.status !== 401) return response;
-  if (!(await refresh())) throw sessionError();
+  // A concurrent call may have refreshed the session while this one was answered: its new token will do.
+  if (accessToken === sentWith && !(await refresh())) throw sessionError();
   return send(retry, accessToken);
 }
 
