@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { shorten } from './description.ts';
+import { describePage, shorten } from './description.ts';
 
 describe('shorten (a paragraph cut to a description)', () => {
   it('leaves out a last sentence that only announces what follows it', () => {
@@ -23,5 +23,15 @@ describe('shorten (a paragraph cut to a description)', () => {
   it('cuts a sentence longer than 25 words at a word that does not dangle', () => {
     const long = 'When you create complex database structures involving many tables with foreign key constraints, views, triggers and functions you implicitly create a net of dependencies between the objects.';
     assert.equal(shorten(long), 'When you create complex database structures involving many tables with foreign key constraints, views, triggers and functions you implicitly create a net of dependencies…');
+  });
+});
+
+describe('describePage', () => {
+  const nothingRepeated = () => false;
+  const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], linkTexts: [] };
+
+  it('passes over a heading that is the page\'s own title', () => {
+    assert.equal(describePage({ ...signals, headings: ['D.1. Supported Features', 'Core features', 'Optional features'] }, nothingRepeated), 'Covers Core features and Optional features.');
+    assert.equal(describePage({ ...signals, headings: ['Supported Features'] }, nothingRepeated), '');
   });
 });

@@ -3,7 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription } from './boilerplate.ts';
-import { normalizeWhitespace, splitSentences, withoutNumbering } from './text.ts';
+import { compactKey, normalizeWhitespace, splitSentences, withoutNumbering } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -42,7 +42,9 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   }
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
-  const headings = summarizeTitles(signals.headings.filter((heading) => !NOISE.test(heading)));
+  // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it.
+  const titleKey = compactKey(withoutNumbering(signals.title));
+  const headings = summarizeTitles(signals.headings.filter((heading) => !NOISE.test(heading) && compactKey(withoutNumbering(heading)) !== titleKey));
   if (headings) return headings;
   return summarizeTitles(signals.linkTexts.filter((text) => text.split(/\s+/).length <= 8 && !NOISE.test(text)));
 }
