@@ -6,6 +6,7 @@
 import module from 'node:module';
 
 const cache = module.enableCompileCache();
-// Worker threads turn the cache on from the environment they start with.
-if (cache.directory) process.env.NODE_COMPILE_CACHE = cache.directory;
+// Worker threads turn the cache on from the environment they start with. (Already enabled means
+// NODE_COMPILE_CACHE was set, and they inherit it as it is.)
+if (cache.status === module.constants.compileCacheStatus.ENABLED) process.env.NODE_COMPILE_CACHE = cache.directory;
 await import('../src/main.ts');

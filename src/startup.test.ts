@@ -37,12 +37,13 @@ describe('the service started by npm start', () => {
     const port = await freePort();
     const service = spawn(process.execPath, ['--import', join(work, 'recorder.mjs'), 'bin/service.mjs', 'serve'], {
       env: {
-        ...withoutSettings(process.env, ['DATABASE_URL', 'LLM_PROVIDER', 'PAYMENT_PROVIDER', 'STRIPE_SECRET_KEY', 'SMTP_URL', 'REDIS_URL']),
+        ...withoutSettings(process.env, ['NODE_COMPILE_CACHE', 'DATABASE_URL', 'LLM_PROVIDER', 'PAYMENT_PROVIDER', 'STRIPE_SECRET_KEY', 'SMTP_URL', 'REDIS_URL']),
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: join(work, 'data'),
         LOG_LEVEL: 'error',
-        NODE_COMPILE_CACHE: join(work, 'compile-cache'),
+        // The OS temp folder, where the cache goes by default, is the test's own.
+        TMPDIR: work,
         LOADED_PACKAGES: join(work, 'loaded.txt'),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
@@ -63,7 +64,7 @@ describe('the service started by npm start', () => {
   });
 
   it('leaves its compiled modules in the compile cache for the next start', () => {
-    const cached = readdirSync(join(work, 'compile-cache'), { recursive: true });
+    const cached = readdirSync(join(work, 'node-compile-cache'), { recursive: true });
     assert.ok(cached.length > 500, `${cached.length} entries in the compile cache`);
   });
 });
