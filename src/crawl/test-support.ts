@@ -1,6 +1,7 @@
 // Local HTTP servers for the crawl tests: real sockets on 127.0.0.1, no network.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import zlib from 'node:zlib';
 
 export type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => unknown;
@@ -70,4 +71,25 @@ export function page(title: string, links: string[] = [], head = ''): string {
 export function gzipBomb(gigabytes = 1): Buffer {
   const member = zlib.gzipSync(Buffer.alloc(1024 * 1024), { level: 9 });
   return Buffer.concat(Array.from({ length: 1024 * gigabytes }, () => member));
+}
+
+/**
+ * A site for a whole test file, started before its tests and closed after them, serving `pages`
+ * as they are when asked: the tests rewrite them between generations.
+ */
+export function rewritableSite(): { pages: Record<string, Route>; readonly origin: string } {
+  const pages: Record<string, Route> = {};
+  let site: TestSite | undefined;
+  before(async () => {
+    site = await startSite(routes(pages));
+  });
+  after(async () => {
+    await site?.close();
+  });
+  return {
+    pages,
+    get origin() {
+      return site!.origin;
+    },
+  };
 }

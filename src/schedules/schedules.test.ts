@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { page, routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
+import { test } from 'node:test';
+import { page, rewritableSite } from '../crawl/test-support.ts';
 import { eq } from '../db/orm.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { sites } from '../db/schema.ts';
@@ -10,14 +10,8 @@ import { describeOnEachDatabase, type TestService } from '../testing/service.ts'
 const DAY = 24 * 3_600_000;
 
 /** A site whose pages the test rewrites between refreshes. */
-const pages: Record<string, Route> = {};
-let site: TestSite;
-before(async () => {
-  site = await startSite(routes(pages));
-});
-after(async () => {
-  await site.close();
-});
+const site = rewritableSite();
+const { pages } = site;
 
 function publish(guideTitle: string, extra: string[] = []) {
   pages['/'] = page('Acme', ['/guide.html', '/faq.html', ...extra]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it, test } from 'node:test';
-import { routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
+import { describe, it, test } from 'node:test';
+import { rewritableSite } from '../crawl/test-support.ts';
 import { eq } from '../db/orm.ts';
 import { siteFileParts } from '../db/schema.ts';
 import { waitForGeneration } from '../testing/jobs.ts';
@@ -17,14 +17,8 @@ describe('fileParts', () => {
 });
 
 /** A site of four long pages, the guide's words chosen by the test. */
-const pages: Record<string, Route> = {};
-let site: TestSite;
-before(async () => {
-  site = await startSite(routes(pages));
-});
-after(async () => {
-  await site.close();
-});
+const site = rewritableSite();
+const { pages } = site;
 
 function publish(guideWord: string) {
   const longPage = (title: string, word: string) =>
