@@ -30,6 +30,12 @@ describe('describePage', () => {
   const nothingRepeated = () => false;
   const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], linkTexts: [] };
 
+  it('passes over the module author and version notes Sphinx puts before a page\'s first paragraph', () => {
+    const extension = { ...signals, title: 'sphinx.ext.todo', headings: [] };
+    const paragraphs = ['Module author: Daniel Bültmann', 'Changed in version 2.0: Support CNAME file', 'There are two additional directives when using this extension.'];
+    assert.equal(describePage({ ...extension, paragraphs }, nothingRepeated), 'There are two additional directives when using this extension.');
+  });
+
   it('passes over a heading that is the page\'s own title', () => {
     assert.equal(describePage({ ...signals, headings: ['D.1. Supported Features', 'Core features', 'Optional features'] }, nothingRepeated), 'Covers Core features and Optional features.');
     assert.equal(describePage({ ...signals, headings: ['Supported Features'] }, nothingRepeated), '');

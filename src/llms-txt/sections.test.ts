@@ -89,6 +89,8 @@ describe('findOptionalPages', () => {
       'https://acme.dev/changelog',
       'https://acme.dev/docs/release-notes',
       'https://acme.dev/login',
+      // Sphinx's highlighted source code (viewcode), beside the pages that document it.
+      'https://acme.dev/_modules/acme/widgets.html',
     ];
     assert.deepEqual([...findOptionalPages(urls)].sort(), [...urls].sort());
   });

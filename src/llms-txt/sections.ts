@@ -170,14 +170,15 @@ function mergeSameNames<T>(sections: Section<T>[]): void {
 }
 
 const LOW_VALUE_SEGMENT =
-  /^(?:tags?|category|categories|author|authors|archives?|labels?|privacy|privacy-policy|privacy-notice|terms|terms-of-service|terms-of-use|terms-and-conditions|tos|cookies?|cookie-policy|cookie-settings|legal|imprint|impressum|disclaimer|gdpr|dmca|changelog|change-log|changes|release-notes|releasenotes|releases|login|log-in|signin|sign-in|signup|sign-up|register|logout|cart|checkout|search|account|404|not-found|sitemap|genindex(?:-\w+)?|(?:py-)?modindex)(?:\.\w{2,5})?$/i;
+  /^(?:tags?|category|categories|author|authors|archives?|labels?|privacy|privacy-policy|privacy-notice|terms|terms-of-service|terms-of-use|terms-and-conditions|tos|cookies?|cookie-policy|cookie-settings|legal|imprint|impressum|disclaimer|gdpr|dmca|changelog|change-log|changes|release-notes|releasenotes|releases|login|log-in|signin|sign-in|signup|sign-up|register|logout|cart|checkout|search|account|404|not-found|sitemap|genindex(?:-\w+)?|(?:py-)?modindex|_modules|_sources)(?:\.\w{2,5})?$/i;
 const VERSION_SEGMENT = /^(?:v\d+(?:\.\d+)*(?:\.x)?|\d+\.(?:\d+|x)(?:\.\d+)*)$/i;
 const CURRENT_VERSION_SEGMENT = /^(?:latest|stable|current|main|master|dev|next)$/i;
 
 /**
  * The URLs of low-value pages, for the `Optional` section: tag, category, author and date
  * archives; pagination; legal pages; changelogs and release notes; login, search and generated
- * index pages (Sphinx's genindex);
+ * index pages (Sphinx's genindex); highlighted source code (Sphinx's `_modules/`), which the
+ * pages documenting it describe better;
  * and old versions (`/v1/` when `/v2/` or `/latest/` exists under the same path).
  */
 export function findOptionalPages(urls: readonly string[]): Set<string> {
