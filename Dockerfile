@@ -17,6 +17,8 @@ RUN node scripts/build-web.mjs
 
 FROM node:24-slim
 ENV NODE_ENV=production
+# glibc returns freed blocks of 128 kB and more to the system at once (docs/decisions.md, issue 12, ninth part).
+ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY patches patches

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
-import { startArguments } from './generate.ts';
+import { startCommand } from './generate.ts';
 
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
@@ -60,9 +60,10 @@ export async function runBalanceBench(): Promise<Measurement[]> {
 }
 
 async function startServer(target: 'bare' | 'pglite' | 'postgres'): Promise<{ url: string; apiKey?: string; jobApiKey?: string; jobId?: string; stop: () => void }> {
-  // The service runs with `npm start`'s node flags; the bare route as plain node.
-  const flags = target === 'bare' ? [] : startArguments(process.cwd()).filter((arg) => arg.startsWith('--'));
-  const child: ChildProcess = spawn(process.execPath, [...flags, serverScript, target], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The service runs with `npm start`'s variables and node flags; the bare route as plain node.
+  const start = target === 'bare' ? { env: {}, args: [] } : startCommand(process.cwd());
+  const flags = start.args.filter((arg) => arg.startsWith('--'));
+  const child: ChildProcess = spawn(process.execPath, [...flags, serverScript, target], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
   const [line] = await new Promise<string[]>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (first) => resolve([first]));

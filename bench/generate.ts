@@ -65,9 +65,7 @@ async function runScenario(scenario: Scenario, site: string, modelUrl: string, w
   const measured: GenerationMeasurement[] = [];
   try {
     for (const run of runs) {
-      const started = performance.now();
-      const { pages, slowestPollMs } = await generateThrough(service.base, site, { maxUrls: 1000, generationMethod: scenario.method, showFullText: scenario.showFullText });
-      const seconds = (performance.now() - started) / 1000;
+      const { pages, seconds, slowestPollMs } = await generateThrough(service.base, site, { maxUrls: 1000, generationMethod: scenario.method, showFullText: scenario.showFullText });
       measured.push({ scenario: run, pages, seconds, secondsToCompleted: seconds, pagesPerSecond: pages / seconds, peakRssMb: service.peakRssMb(), slowestPollMs });
     }
     return measured;
@@ -103,10 +101,11 @@ export async function startBenchService(work: string, env: Record<string, string
   const port = await freePort();
   const dataDir = mkdtempSync(join(work, 'data-'));
   const cwd = process.env.BENCH_SERVICE_DIR ?? process.cwd();
-  const service = spawn(process.execPath, startArguments(cwd), {
+  const start = startCommand(cwd);
+  const service = spawn(process.execPath, start.args, {
     cwd,
     // The polls of a job (40 a second) would pass the per-caller rate limit in 8 s: the bench measures the job, not the limiter.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', SIGNUP_CREDITS: '100000', RATE_LIMIT_PER_CALLER: '1000000', ...env },
+    env: { ...process.env, ...start.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'warn', SIGNUP_CREDITS: '100000', RATE_LIMIT_PER_CALLER: '1000000', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}/api/v1`;
@@ -124,17 +123,34 @@ export async function startBenchService(work: string, env: Record<string, string
   return { base, pid: service.pid!, stop, peakRssMb: () => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))![1]) / 1024 };
 }
 
-/** `npm start`'s arguments to node (its flags, the entry point and `serve`), from the checkout's package.json. */
-export function startArguments(checkout: string): string[] {
+/**
+ * `npm start`'s command from the checkout's package.json: the variables it sets (`NAME=value` before
+ * `node`) and node's arguments (its flags, the entry point and `serve`).
+ */
+export function startCommand(checkout: string): { env: Record<string, string>; args: string[] } {
   const { scripts } = JSON.parse(readFileSync(join(checkout, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const [command, ...args] = scripts.start.split(/\s+/);
+  const words = scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name] = value.join('=');
+  }
+  const [command, ...args] = words;
   if (command !== 'node') throw new Error(`npm start runs ${command}, not node`);
-  return args;
+  return { env, args };
 }
 
-/** One generation job through the API, from a new account; the completed job and its page count. */
-export async function generateThrough(base: string, url: string, options: Record<string, unknown>): Promise<{ job: any; pages: number; llmsTxt: string; slowestPollMs: number }> {
+/**
+ * One generation job through the API, from a new account; the completed job, its page count and
+ * its time: from the request that starts it to the first status poll that finds it completed.
+ */
+export async function generateThrough(
+  base: string,
+  url: string,
+  options: Record<string, unknown>,
+): Promise<{ job: any; pages: number; seconds: number; llmsTxt: string; slowestPollMs: number }> {
   const account = await post(`${base}/accounts`, { email: `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, firstName: 'Bench' });
+  const started = performance.now();
   const start = await post(`${base}/generate`, { url, options: { cacheAge: 0, ...options } }, account.apiKey);
   let job: any;
   let slowestPollMs = 0;
@@ -146,10 +162,11 @@ export async function generateThrough(base: string, url: string, options: Record
     // Polled often enough that the poll's own delay stays small beside a one-second job.
     await new Promise((r) => setTimeout(r, 25));
   }
+  const seconds = (performance.now() - started) / 1000;
   if (job.status !== 'completed') throw new Error(`generation failed: ${job.error}`);
   const urls = await get(`${base}/sites/${job.siteId}/urls?status=scraped&limit=1`, account.apiKey);
   const llmsTxt = await (await fetch(job.fileUrl)).text();
-  return { job, pages: urls.total, llmsTxt, slowestPollMs };
+  return { job, pages: urls.total, seconds, llmsTxt, slowestPollMs };
 }
 
 async function waitUntilReady(base: string): Promise<void> {

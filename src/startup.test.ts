@@ -69,6 +69,34 @@ describe('the service started by npm start', () => {
   });
 });
 
+describe('the start commands', () => {
+  // npm start and npm run worker, the image, and compose's API and worker processes.
+  const { scripts } = JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> };
+  const dockerfile = readFileSync('Dockerfile', 'utf8');
+  const compose = readFileSync('compose.yaml', 'utf8');
+  const exec = (line: string) => JSON.parse(line) as string[];
+  const npmScript = (name: string) => {
+    const words = scripts[name].split(/\s+/);
+    const settings = words.filter((word) => /^[A-Z_]+=/.test(word));
+    return { settings, argv: words.slice(settings.length) };
+  };
+  const nodeFlags = (argv: string[]) => argv.slice(1, argv.indexOf('bin/service.mjs'));
+
+  it('run the service with the same node flags and memory settings everywhere', () => {
+    const npmCommands = [npmScript('start'), npmScript('worker')];
+    const imageCommand = exec(/^CMD (\[.*\])$/m.exec(dockerfile)![1]);
+    const composeCommands = [...compose.matchAll(/command: (\["node".*\])$/gm)].map((match) => exec(match[1]));
+    assert.equal(composeCommands.length, 2);
+    const flags = nodeFlags(npmCommands[0].argv);
+    assert.ok(flags.includes('--heap-growing-percent=30'), flags.join(' '));
+    for (const argv of [npmCommands[1].argv, imageCommand, ...composeCommands]) assert.deepEqual(nodeFlags(argv), flags);
+    const imageSettings = [...dockerfile.matchAll(/^ENV (MALLOC_\w+=\S+)$/gm)].map((match) => match[1]);
+    assert.deepEqual(npmCommands[0].settings, ['MALLOC_MMAP_THRESHOLD_=131072']);
+    assert.deepEqual(npmCommands[1].settings, npmCommands[0].settings);
+    assert.deepEqual(imageSettings, npmCommands[0].settings);
+  });
+});
+
 function withoutSettings(env: NodeJS.ProcessEnv, names: string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
 }

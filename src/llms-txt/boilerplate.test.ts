@@ -53,4 +53,14 @@ describe('findRepeatedDescriptions', () => {
     assert.equal(isRepeated('Four times.'), false);
     assert.equal(findRepeatedDescriptions(['Only once.'])('Only once.'), false);
   });
+
+  test('compares texts by their letters and digits alone, lowercased, in any script', () => {
+    // The first two are ASCII, the others not (a no-break space, an accented letter, Cyrillic).
+    const isRepeated = findRepeatedDescriptions(['Read the Docs!', 'read-the-docs', 'Read\u00a0the docs', 'Café Docs', 'CAFÉ docs', 'Документация', 'документация.']);
+    assert.equal(isRepeated('READ THE DOCS'), true);
+    assert.equal(isRepeated('café-docs'), true);
+    assert.equal(isRepeated('Cafe docs'), false);
+    assert.equal(isRepeated('ДОКУМЕНТАЦИЯ'), true);
+    assert.equal(isRepeated('- – -'), false);
+  });
 });

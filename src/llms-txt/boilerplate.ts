@@ -94,16 +94,34 @@ export function findRepeatedDescriptions(
  * hash only matters if it lifts a line's count to the threshold.
  */
 function hashedKey(text: string): number | null {
-  const key = compactKey(text);
-  if (key === '') return null;
+  const hash = hashOf(text, true);
+  return hash === NOT_ASCII ? hashOf(compactKey(text), false) : hash;
+}
+
+const NOT_ASCII = -1;
+
+/**
+ * The two lanes over the text's characters, null for an empty text. `asAsciiKey`: an ASCII text is
+ * read as its compact key (its letters and digits, lowercased) without building it, as a 1,000-page
+ * llms-full.txt has some 200,000 lines, each hashed twice, and compactKey's Unicode-aware regular
+ * expression was most of that time; a text with any other character answers NOT_ASCII.
+ */
+function hashOf(text: string, asAsciiKey: boolean): number | null {
   let left = 0x811c9dc5;
   let right = 0x050c5d1f;
-  for (let i = 0; i < key.length; i++) {
-    const code = key.charCodeAt(i);
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (asAsciiKey) {
+      if (code >= 0x80) return NOT_ASCII;
+      if (code >= 0x41 && code <= 0x5a) code |= 0x20;
+      else if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) continue;
+    }
     left = Math.imul(left ^ code, 0x01000193);
     right = Math.imul(right ^ code, 0x5bd1e995);
+    length++;
   }
-  return (left >>> 0) * 2 ** 21 + ((right >>> 0) >>> 11);
+  return length === 0 ? null : (left >>> 0) * 2 ** 21 + ((right >>> 0) >>> 11);
 }
 
 const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
