@@ -23,6 +23,8 @@ async function main(argv: string[]): Promise<void> {
   const [role = 'serve', ...flags] = argv;
   if (role !== 'serve' && role !== 'worker') throw new ConfigError(`unknown command "${role}": use serve or worker`);
   const config = loadConfig();
+  const runWorkers = role === 'worker' || !flags.includes('--no-worker');
+  const tokenizer = runWorkers ? preloadTokenizer() : null;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const deps = { config, database, clock: systemClock };
 
@@ -34,30 +36,38 @@ async function main(argv: string[]): Promise<void> {
       await jobs.stop();
       await database.close();
     });
+    await preloaded(tokenizer, log);
     log.info(`worker running (database: ${database.kind}, Node ${process.version})`);
-    preloadTokenizer(log);
     return;
   }
 
-  const runWorkers = !flags.includes('--no-worker');
   const app = await buildApp({ ...deps, runWorkers }, { level: config.logLevel });
   for (const warning of startupWarnings(config)) app.log.warn(warning);
   onSignals(async () => {
     await app.close();
     await database.close();
   });
+  await preloaded(tokenizer, app.log);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`llms.txt service on ${config.publicUrl} (database: ${database.kind}, Node ${process.version}, API reference: ${config.publicUrl}/docs)`);
-  if (runWorkers) preloadTokenizer(app.log);
 }
 
 /**
- * A process that runs jobs loads the tokenizer every completed job counts its files with once it
- * is up, not during its first job (a quarter of a second of compiling the module and building its
- * tables); once loaded it stays loaded either way (about 30 MB).
+ * A process that runs jobs loads the tokenizer every completed job counts its files with while its
+ * database opens, not during its first job (a quarter of a second of compiling the module and
+ * building its tables); once loaded it stays loaded either way (about 30 MB). Resolves to why it
+ * could not be loaded, if it could not: the first job then tries again, and fails with the reason.
  */
-function preloadTokenizer(log: Pick<pino.Logger, 'warn'>): void {
-  loadTokenCounter().catch((error: unknown) => log.warn({ err: error }, 'the tokenizer could not be loaded ahead of the first job'));
+function preloadTokenizer(): Promise<unknown> {
+  return loadTokenCounter().then(
+    () => null,
+    (error: unknown) => error,
+  );
+}
+
+async function preloaded(tokenizer: Promise<unknown> | null, log: Pick<pino.Logger, 'warn'>): Promise<void> {
+  const error = await tokenizer;
+  if (error) log.warn({ err: error }, 'the tokenizer could not be loaded ahead of the first job');
 }
 
 main(process.argv.slice(2)).catch((error) => {
