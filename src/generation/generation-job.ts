@@ -1,7 +1,7 @@
 /** The generation job as the workers run it: collect pages → extract → describe → render → store. */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { and, eq } from '../db/orm.ts';
+import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
@@ -176,12 +176,30 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
       contentHash: page.contentHash ?? null,
     })),
     ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null, contentHash: null })),
-  ].map((row, position) => ({ id: randomUUID(), siteId, position, ...row }));
+  ].map((row, position) => ({ id: randomUUID(), position, ...row }));
   for (const batch of insertBatches(rows)) {
-    await tx.insert(mappedUrls).values(batch).onConflictDoNothing();
+    await insertMappedUrls(tx, siteId, batch);
     // The embedded database runs on this thread: between statements, requests answered from memory go on.
     await yieldToEventLoop();
   }
+}
+
+type MappedUrlRow = { id: string; position: number; url: string; title: string; description: string; status: string; lastModified: string | null; markdown: string | null; contentHash: string | null };
+
+/**
+ * One statement per batch with one array per column (unnest), not drizzle's multi-row VALUES: the
+ * 1,000 rows of the PostgreSQL manual took 90-220 ms that way on the embedded database, 26-80 ms this
+ * way (PostgreSQL: 85-98 ms, 26-29 ms), as the statement has ten parameters instead of a thousand.
+ */
+async function insertMappedUrls(tx: Transaction, siteId: string, rows: MappedUrlRow[]) {
+  const column = (key: keyof MappedUrlRow, type: 'text' | 'integer') => sql`${sql.param(rows.map((row) => row[key]))}::${sql.raw(type)}[]`;
+  await tx.execute(sql`
+    insert into ${mappedUrls} (id, site_id, position, url, title, description, status, last_modified, markdown, content_hash)
+    select id, ${siteId}, position, url, title, description, status, last_modified, markdown, content_hash
+    from unnest(${column('id', 'text')}, ${column('position', 'integer')}, ${column('url', 'text')}, ${column('title', 'text')},
+      ${column('description', 'text')}, ${column('status', 'text')}, ${column('lastModified', 'text')}, ${column('markdown', 'text')},
+      ${column('contentHash', 'text')}) as page(id, position, url, title, description, status, last_modified, markdown, content_hash)
+    on conflict do nothing`);
 }
 
 /** Consecutive rows, at most INSERT_ROWS of them and INSERT_MARKDOWN_CHARS of markdown (a larger row goes alone). */
