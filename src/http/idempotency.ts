@@ -13,6 +13,7 @@ import type { Database } from '../db/database.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { callerOf } from './authenticate.ts';
+import type { onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { App } from './types.ts';
 
 const KEPT_MS = 24 * 3600_000;
@@ -79,22 +80,33 @@ export async function finishKeyedRequest(db: Database, held: Held, status: numbe
   else await db.delete(idempotencyKeys).where(where);
 }
 
+/**
+ * The hooks go on the idempotent routes alone (those with `config.idempotent`): every other
+ * request, the polled reads above all, would pay two async hooks for nothing.
+ */
 export function registerIdempotency(app: App, deps: { db: Database; clock: Clock }): void {
   app.decorateRequest('idempotency', null);
 
-  app.addHook('preHandler', async (request, reply) => {
+  const begin: preHandlerAsyncHookHandler = async function (request, reply) {
     const key = request.headers['idempotency-key'];
-    if (!request.routeOptions.config.idempotent || typeof key !== 'string') return;
+    if (typeof key !== 'string') return;
     const held = { accountId: callerOf(request).accountId, key };
     const begun = await beginKeyedRequest(deps.db, deps.clock, held, requestHash(request.method, request.routeOptions.url ?? request.url, request.body));
     if (!begun.first) {
       return reply.code(begun.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(begun.body);
     }
     request.idempotency = held;
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
+  };
+  const finish: onSendAsyncHookHandler = async function (request, reply, payload) {
     if (request.idempotency) await finishKeyedRequest(deps.db, request.idempotency, reply.statusCode, String(payload));
     return payload;
+  };
+
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.idempotent) return;
+    route.preHandler = [...hooksOf(route.preHandler), begin];
+    route.onSend = [...hooksOf(route.onSend), finish];
   });
 }
+
+const hooksOf = <Hook>(hooks: Hook | Hook[] | undefined): Hook[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
