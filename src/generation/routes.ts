@@ -91,6 +91,13 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
   deps,
 ) => {
   const { db, config, jobReads } = deps;
+  // A polled job is the same row object until it changes (see ReadCache): its view is built once.
+  const views = new WeakMap<GenerationJob, ReturnType<typeof jobView>>();
+  const viewOf = (job: GenerationJob) => {
+    let view = views.get(job);
+    if (!view) views.set(job, (view = jobView(config.publicUrl, job)));
+    return view;
+  };
 
   app.post(
     '/generate',
@@ -131,7 +138,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       config: { auth: 'any' },
       schema: { tags: ['Generation'], summary: 'A generation job', params: Type.Object({ jobId: Id }), response: { 200: JobView, ...errorAnswers(403, 404) } },
     },
-    async (request) => jobView(config.publicUrl, await getGenerationJob(db, callerOf(request).accountId, request.params.jobId, jobReads)),
+    async (request) => viewOf(await getGenerationJob(db, callerOf(request).accountId, request.params.jobId, jobReads)),
   );
 
   app.delete(
