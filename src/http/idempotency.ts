@@ -7,13 +7,13 @@
  */
 import { createHash } from 'node:crypto';
 import { and, eq } from '../db/orm.ts';
+import type { onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { callerOf } from './authenticate.ts';
-import type { onSendAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { App } from './types.ts';
 
 const KEPT_MS = 24 * 3600_000;
