@@ -110,6 +110,7 @@ export const messages = {
 export const jobMessages = {
   canceled: 'Canceled',
   abandoned: 'The job was interrupted repeatedly (its worker stopped) and was abandoned',
+  unexpected: 'The job failed unexpectedly',
   noPages: (url: string) => `No pages could be read from ${url}`,
   queued: 'Generation started',
   fromCache: 'Served from cache: this site was generated with the same options recently',

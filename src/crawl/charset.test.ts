@@ -13,6 +13,12 @@ describe('decodeBody', () => {
     assert.equal(decodeBody(le, 'text/html; charset=utf-8'), 'hé');
   });
 
+  test('drops NUL characters, in UTF-8 as in UTF-16', () => {
+    assert.equal(decodeBody(Buffer.from('<p>a\u0000b\u0000</p>'), 'text/html'), '<p>ab</p>');
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('h\u0000é', 'utf16le')]);
+    assert.equal(decodeBody(le, null), 'hé');
+  });
+
   test('reads the encoding of an XML declaration', () => {
     const xml = Buffer.concat([Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><loc>'), Buffer.from([0xe9]), Buffer.from('</loc>')]);
     assert.equal(sniffDeclaredCharset(xml), 'ISO-8859-1');

@@ -31,9 +31,16 @@ export function sniffDeclaredCharset(body: Uint8Array): string | null {
 
 export function decodeBody(body: Uint8Array, contentType?: string | null): string {
   const bom = bomOf(body);
-  if (bom) return decodeAs(bom.encoding, body.subarray(bom.length));
-  const label = charsetFromContentType(contentType) ?? sniffDeclaredCharset(body) ?? 'utf-8';
-  return decodeAs(label, body);
+  const label = bom ? bom.encoding : (charsetFromContentType(contentType) ?? sniffDeclaredCharset(body) ?? 'utf-8');
+  return withoutNul(decodeAs(label, bom ? body.subarray(bom.length) : body));
+}
+
+/**
+ * U+0000 is dropped: no page means it as text (a browser's parser drops or replaces it), and
+ * PostgreSQL cannot store it in text, so a page holding one failed its whole job.
+ */
+function withoutNul(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '') : text;
 }
 
 const decoders = new Map<string, TextDecoder | null>();

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 const load = createRequire(import.meta.url);
 
 export type { SQL } from 'drizzle-orm';
-export const { and, asc, count, desc, eq, getTableColumns, getTableName, gt, gte, inArray, is, isNull, like, lt, ne, or, sql } =
+export const { and, asc, count, desc, DrizzleQueryError, eq, getTableColumns, getTableName, gt, gte, inArray, is, isNull, like, lt, ne, or, sql } =
   load('drizzle-orm') as typeof import('drizzle-orm');
 
 export type PgTable = import('drizzle-orm/pg-core').PgTable;

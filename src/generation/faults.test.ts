@@ -5,7 +5,7 @@ import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 import { startSlowSite } from '../testing/slow-site.ts';
-import type { TestSite } from '../crawl/test-support.ts';
+import { routes, startSite, type TestSite } from '../crawl/test-support.ts';
 
 let docs: DocsSite;
 let slow: TestSite;
@@ -67,6 +67,28 @@ describeOnEachDatabase(
       assert.deepEqual(ledger.rows.filter((r) => r.type === 'refund').map((r) => r.amount), [3]);
       const siteRes = await service().request('GET', `/api/v1/sites/${job.siteId}`, { token: apiKey });
       assert.equal(siteRes.body.status, 'failed');
+    });
+
+    test('generates a site whose pages hold NUL characters, which PostgreSQL text cannot store, without them', async () => {
+      const nul = '\u0000';
+      const guide = `<html><head><title>Guide${nul} one</title><meta name="description" content="How to${nul} install the tool on every system."></head>
+        <body><main><h1>Guide${nul} one</h1><p>This guide${nul} explains how to configure the tool, step by step.</p></main></body></html>`;
+      const home = `<html><head><title>Tool docs</title></head><body><main><h1>Tool docs</h1><p>The tool's documentation, for users and developers alike.</p>
+        <ul><li><a href="/guide">Guide one</a></li></ul></main></body></html>`;
+      const hostile = await startSite(routes({ '/': home, '/guide': guide }));
+      try {
+        const { apiKey } = await service().createAccount();
+        const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: `${hostile.origin}/`, options: { maxUrls: 10, showFullText: true } } });
+        const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+        assert.equal(job.status, 'completed', job.error);
+        const llmsTxt = await (await fetch(job.fileUrl)).text();
+        assert.match(llmsTxt, /\[Guide one\]\(http:\/\/[^)]+\/guide\): How to install the tool on every system\./);
+        const fullText = await (await fetch(job.fullTextUrl)).text();
+        assert.match(fullText, /This guide explains how to configure the tool/);
+        assert.ok(!llmsTxt.includes(nul) && !fullText.includes(nul));
+      } finally {
+        await hostile.close();
+      }
     });
 
     test('fails a job whose site cannot be reached and refunds everything', async () => {

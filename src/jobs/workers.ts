@@ -6,6 +6,7 @@ import type { Clock } from '../clock.ts';
 import { jobMessages } from '../errors.ts';
 import type { JobSettings } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { DrizzleQueryError } from '../db/orm.ts';
 import { claimJob, releaseExpiredLeases, renewLease, touchStalePendingJobs, type JobTable } from './leases.ts';
 import type { JobQueue, QueueName } from './queue.ts';
 
@@ -30,9 +31,13 @@ export interface WorkerDeps {
 }
 
 
+/**
+ * What a failed job's `error` says. A database error stays in the log: its message is the
+ * statement and its values (a page's text, once), nothing the caller can act on.
+ */
 export function failureMessage(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message.slice(0, 500);
-  return 'The job failed unexpectedly';
+  if (error instanceof Error && error.message && !(error instanceof DrizzleQueryError)) return error.message.slice(0, 500);
+  return jobMessages.unexpected;
 }
 
 export async function runJob(deps: Omit<WorkerDeps, 'queue'>, kind: JobKind, jobId: string): Promise<void> {
