@@ -184,7 +184,7 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
   }
 }
 
-type MappedUrlRow = { id: string; position: number; url: string; title: string; description: string; status: string; lastModified: string | null; markdown: string | null; contentHash: string | null };
+type MappedUrlRow = Required<Pick<typeof mappedUrls.$inferInsert, 'id' | 'position' | 'url' | 'title' | 'description' | 'status' | 'lastModified' | 'markdown' | 'contentHash'>>;
 
 /**
  * One statement per batch with one array per column (unnest), not drizzle's multi-row VALUES: the

@@ -45,13 +45,13 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return done();
-    const remembered = looksLikeApiKey(token) ? deps.credentials.get(apiKeyCredential(token)) : null;
-    if (remembered) {
-      request.identity = remembered;
+    const identity = identify(deps, token);
+    if (!(identity instanceof Promise)) {
+      request.identity = identity;
       return done();
     }
-    identify(deps, token).then((identity) => {
-      request.identity = identity;
+    identity.then((found) => {
+      request.identity = found;
       done();
     }, done);
   });
@@ -71,26 +71,28 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
   });
 }
 
-const apiKeyCredential = (token: string) => `key:${sha256(token)}`;
-
 const bearerToken = (header: string | undefined) => (header ? /^Bearer +(\S+)$/i.exec(header.trim())?.[1] ?? null : null);
 
 /**
  * The account a token stands for: an API key, or a session's access token. Null when neither.
- * What the database said is remembered briefly (see CredentialCache); an access token's
- * signature and expiry are checked on every request.
+ * What the database said is remembered briefly (see CredentialCache), and a remembered API key is
+ * answered at once; an access token's signature and expiry are checked on every request.
  */
-async function identify(deps: AuthDeps, token: string): Promise<Caller | null> {
-  if (looksLikeApiKey(token)) {
-    const credential = apiKeyCredential(token);
-    const cached = deps.credentials.get(credential);
-    if (cached) return cached;
-    const found = await authenticateApiKey(deps.db, deps.clock, token);
-    if (!found) return null;
-    const caller: Caller = { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId };
-    deps.credentials.set(credential, caller);
-    return caller;
-  }
+function identify(deps: AuthDeps, token: string): Caller | Promise<Caller | null> {
+  if (!looksLikeApiKey(token)) return identifyAccessToken(deps, token);
+  const credential = `key:${sha256(token)}`;
+  return deps.credentials.get(credential) ?? identifyApiKey(deps, token, credential);
+}
+
+async function identifyApiKey(deps: AuthDeps, token: string, credential: string): Promise<Caller | null> {
+  const found = await authenticateApiKey(deps.db, deps.clock, token);
+  if (!found) return null;
+  const caller: Caller = { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId };
+  deps.credentials.set(credential, caller);
+  return caller;
+}
+
+async function identifyAccessToken(deps: AuthDeps, token: string): Promise<Caller | null> {
   const accountId = await verifyAccessToken(deps, token);
   if (!accountId) return null;
   const credential = `account:${accountId}`;
