@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -7,7 +8,7 @@ import { errors, jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { fileUrls } from '../http/paths.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, JSON_CONTENT_TYPE, Nullable, OneOf } from '../http/schemas.ts';
 import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
@@ -91,12 +92,13 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
   deps,
 ) => {
   const { db, config, jobReads } = deps;
-  // A polled job is the same row object until it changes (see ReadCache): its view is built once.
-  const views = new WeakMap<GenerationJob, ReturnType<typeof jobView>>();
-  const viewOf = (job: GenerationJob) => {
-    let view = views.get(job);
-    if (!view) views.set(job, (view = jobView(config.publicUrl, job)));
-    return view;
+  // A polled job is the same row object until it changes (see ReadCache): its answer is built and
+  // serialized once, with the route's own serializer, and sent as is to every poll after.
+  const answers = new WeakMap<GenerationJob, ReturnType<FastifyReply['serialize']>>();
+  const answerOf = (job: GenerationJob, reply: FastifyReply) => {
+    let answer = answers.get(job);
+    if (answer === undefined) answers.set(job, (answer = reply.serialize(jobView(config.publicUrl, job))));
+    return answer;
   };
 
   app.post(
@@ -138,7 +140,10 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       config: { auth: 'any' },
       schema: { tags: ['Generation'], summary: 'A generation job', params: Type.Object({ jobId: Id }), response: { 200: JobView, ...errorAnswers(403, 404) } },
     },
-    async (request) => viewOf(await getGenerationJob(db, callerOf(request).accountId, request.params.jobId, jobReads)),
+    async (request, reply) => {
+      const job = await getGenerationJob(db, callerOf(request).accountId, request.params.jobId, jobReads);
+      return reply.type(JSON_CONTENT_TYPE).send(answerOf(job, reply));
+    },
   );
 
   app.delete(

@@ -1,3 +1,4 @@
+import type { FastifyContextConfig, preParsingHookHandler } from 'fastify';
 import { eq } from '../db/orm.ts';
 import { authenticateApiKey, looksLikeApiKey } from '../api-keys/api-keys.ts';
 import type { CredentialCache } from '../auth/credential-cache.ts';
@@ -7,6 +8,7 @@ import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { accounts } from '../db/schema.ts';
 import { errors } from '../errors.ts';
+import { hooksOf } from './route-hooks.ts';
 import type { App, AuthRequirement, Caller } from './types.ts';
 
 interface AuthDeps {
@@ -33,11 +35,14 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('identity', null);
 
+  // The requirement is checked by a hook of the route's own, which knows it, and only routes
+  // that name one have it.
   app.addHook('onRoute', (route) => {
-    const requirement = route.config?.auth;
-    if (requirement && requirement !== 'none') {
-      route.schema = { ...route.schema, security: securityByRequirement[requirement] } as typeof route.schema;
-    }
+    const config = route.config ?? {};
+    const requirement = config.auth;
+    if (!requirement || requirement === 'none') return;
+    route.schema = { ...route.schema, security: securityByRequirement[requirement] } as typeof route.schema;
+    route.preParsing = [...hooksOf(route.preParsing), admitCaller(requirement, config)];
   });
 
   // Callback hooks, not async ones: a remembered API key (the polled reads) is answered without a
@@ -55,20 +60,18 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
       done();
     }, done);
   });
+}
 
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    const config = request.routeOptions.config;
-    const requirement = config.auth ?? 'none';
-    if (requirement === 'none') return done(null, payload);
-    const header = request.headers.authorization;
-    if (!header) return done(config.missingHeaderError ? errors[config.missingHeaderError]() : errors.unauthorized());
+function admitCaller(requirement: Exclude<AuthRequirement, 'none'>, config: FastifyContextConfig): preParsingHookHandler {
+  return (request, _reply, payload, done) => {
+    if (!request.headers.authorization) return done(config.missingHeaderError ? errors[config.missingHeaderError]() : errors.unauthorized());
     const identity = request.identity;
     if (!identity) return done(errors.unauthorized());
     if (identity.via === 'apiKey' && requirement === 'jwt') return done(errors.unauthorized());
     if (identity.via === 'jwt' && requirement === 'apiKey') return done(config.apiKeyOnlyError ? errors[config.apiKeyOnlyError]() : errors.unauthorized());
     request.caller = identity;
     done(null, payload);
-  });
+  };
 }
 
 const bearerToken = (header: string | undefined) => (header ? /^Bearer +(\S+)$/i.exec(header.trim())?.[1] ?? null : null);

@@ -14,6 +14,8 @@ import type { Database } from '../db/database.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { callerOf } from './authenticate.ts';
+import { hooksOf } from './route-hooks.ts';
+import { JSON_CONTENT_TYPE } from './schemas.ts';
 import type { App } from './types.ts';
 
 const KEPT_MS = 24 * 3600_000;
@@ -93,7 +95,7 @@ export function registerIdempotency(app: App, deps: { db: Database; clock: Clock
     const held = { accountId: callerOf(request).accountId, key };
     const begun = await beginKeyedRequest(deps.db, deps.clock, held, requestHash(request.method, request.routeOptions.url ?? request.url, request.body));
     if (!begun.first) {
-      return reply.code(begun.status).header('idempotent-replayed', 'true').type('application/json; charset=utf-8').send(begun.body);
+      return reply.code(begun.status).header('idempotent-replayed', 'true').type(JSON_CONTENT_TYPE).send(begun.body);
     }
     request.idempotency = held;
   };
@@ -108,5 +110,3 @@ export function registerIdempotency(app: App, deps: { db: Database; clock: Clock
     route.onSend = [...hooksOf(route.onSend), finish];
   });
 }
-
-const hooksOf = <Hook>(hooks: Hook | Hook[] | undefined): Hook[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);

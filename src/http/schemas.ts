@@ -8,6 +8,9 @@ export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Ty
 /** An ISO 8601 date-time in the answer; handlers may hand over a Date, which the serializer writes so. */
 export const IsoDate = Type.Unsafe<string | Date>(Type.String({ format: 'date-time' }));
 
+/** For an answer serialized ahead of time (a replayed or remembered one), sent as it is. */
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export const Id = Type.String({ minLength: 1, maxLength: 100 });
 
 export type SuccessMessage = Static<typeof SuccessMessage>;
