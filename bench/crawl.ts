@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensurePackages, runWget, startNginx, type Measurement } from './static-site.ts';
+import { ensurePackages, median, runWget, startNginx, type Measurement } from './static-site.ts';
 
 export type { Measurement };
 
@@ -53,11 +53,6 @@ async function runCrawlerChild(url: string): Promise<Measurement> {
   if (code !== 0) throw new Error(`crawler child exited with ${code}`);
   const { pages, seconds, peakRssMb } = JSON.parse(out.trim().split('\n').at(-1)!) as Measurement;
   return { pages, seconds, pagesPerSecond: pages / seconds, peakRssMb };
-}
-
-function median(runs: Measurement[]): Measurement {
-  const sorted = [...runs].sort((a, b) => a.pagesPerSecond - b.pagesPerSecond);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 function printTable(crawler: Measurement, wget: Measurement): void {

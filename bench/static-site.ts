@@ -100,3 +100,8 @@ export function runWget(url: string, work: string): Measurement {
   return { pages, seconds, pagesPerSecond: pages / seconds, peakRssMb };
 }
 
+/** The median run by pages/s: shared machines are noisy, and one run can be off by a factor of two. */
+export function median(runs: Measurement[]): Measurement {
+  const sorted = [...runs].sort((a, b) => a.pagesPerSecond - b.pagesPerSecond);
+  return sorted[Math.floor(sorted.length / 2)];
+}

@@ -39,3 +39,21 @@ describe('outlinePage beside the crawler\'s link scan', () => {
     assert.equal(outline.documentTitle, 'Intro & setup');
   });
 });
+
+test('a class list classifies its element the same way on every page and on every element', () => {
+  // The second and third pages meet the class lists the first one taught the outline.
+  const page = (n: number) => `<html><body>
+    <div class="navfooter wide-footer-bar"><a href="/prev-${n}">Previous</a></div>
+    <div class="toc wide-contents-list"><ul><li><a href="/chapter-${n}">Chapter ${n}</a></li></ul></div>
+    <p>See <a href="/prose-${n}">the notes</a> for more about chapter ${n}.</p></body></html>`;
+  for (const n of [1, 2, 3]) {
+    const outline = outlinePage(page(n), `https://docs.example/p${n}.html`);
+    assert.deepEqual(
+      outline.links.map((link) => [link.url, link.kind]),
+      [
+        [`https://docs.example/chapter-${n}`, 'toc'],
+        [`https://docs.example/prose-${n}`, 'prose'],
+      ],
+    );
+  }
+});

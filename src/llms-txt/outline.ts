@@ -55,6 +55,33 @@ const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheade
 const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
 // Navigation and contents blocks: their links are the site's own table of contents.
 const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
+const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
+const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
+const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
+
+interface ClassKind {
+  chrome: boolean;
+  nav: boolean;
+  caption: boolean;
+  refnamediv: boolean;
+}
+
+const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false };
+// A site writes the same few class lists on every page: each is matched once, not once per element.
+const classKinds = new Map<string, ClassKind>();
+const MAX_CLASS_KINDS = 10_000;
+
+function classKind(classes: string): ClassKind {
+  if (classes === '') return PLAIN;
+  let kind = classKinds.get(classes);
+  if (kind === undefined) {
+    kind = { chrome: CHROME_CLASS.test(classes), nav: NAV_CLASS.test(classes), caption: CAPTION_CLASS.test(classes), refnamediv: REFNAMEDIV_CLASS.test(classes) };
+    if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
+    // A copy as the key: the attribute is a slice that would keep its whole page alive (see below).
+    classKinds.set(structuredClone(classes), kind);
+  }
+  return kind;
+}
 const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
 const ITEM_TAGS = new Set(['li', 'dt', 'dd', 'td', 'th']);
 const HEADING = /^h[1-6]$/;
@@ -156,10 +183,11 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         if (name === 'link') return readLink(attrs);
         if (VOID_TAGS.has(name)) return;
 
+        const kind = classKind(classes);
         const chrome =
-          name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || CHROME_CLASS.test(classes) || CHROME_ID.test(id);
-        const nav = name === 'nav' || role === 'navigation' || NAV_CLASS.test(classes) || /^(?:toc|nav|sidebar|menu)/i.test(id);
-        const caption = /(?:^|\s)caption(?:-text)?(?:$|\s)/.test(classes) || name === 'caption' || name === 'legend';
+          name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id));
+        const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
+        const caption = kind.caption || name === 'caption' || name === 'legend';
         stack.push({ tag: name, chrome, nav, caption });
         if (chrome) chromeDepth++;
         if (nav) navDepth++;
@@ -172,7 +200,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
           itemDepth++;
           itemHasText = false;
         }
-        if (/(?:^|\s)refnamediv(?:$|\s)/.test(classes)) refnamediv = true;
+        if (kind.refnamediv) refnamediv = true;
 
         if (name === 'title' && !text) text = { kind: 'title', tag: name, parts: [], linkChars: 0 };
         else if (HEADING.test(name) && !text) text = { kind: 'heading', tag: name, parts: [], level: Number(name[1]), linkChars: 0 };

@@ -2,8 +2,12 @@
 
 /** Collapses every run of whitespace (including newlines) to one space and trims. */
 export function normalizeWhitespace(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
+  if (!text) return '';
+  // Most texts (a link's, a title) are already so; they are returned without a copy.
+  return NOT_NORMAL_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
+
+const NOT_NORMAL_WHITESPACE = /^\s|\s$|\s\s|[^\S ]/;
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
