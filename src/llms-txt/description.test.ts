@@ -28,7 +28,7 @@ describe('shorten (a paragraph cut to a description)', () => {
 
 describe('describePage', () => {
   const nothingRepeated = () => false;
-  const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], linkTexts: [] };
+  const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], h1: null, linkTexts: [] };
 
   it('passes over the module author and version notes Sphinx puts before a page\'s first paragraph', () => {
     const extension = { ...signals, title: 'sphinx.ext.todo', headings: [] };
@@ -39,5 +39,15 @@ describe('describePage', () => {
   it('passes over a heading that is the page\'s own title', () => {
     assert.equal(describePage({ ...signals, headings: ['D.1. Supported Features', 'Core features', 'Optional features'] }, nothingRepeated), 'Covers Core features and Optional features.');
     assert.equal(describePage({ ...signals, headings: ['Supported Features'] }, nothingRepeated), '');
+  });
+
+  it('describes a page of source code by its heading, not by its "[docs]" markers', () => {
+    // Sphinx's _modules pages: a title naming the module, an <h1> saying what the page is, code.
+    const source = { ...signals, title: 'sphinx.builders.html', headings: [], linkTexts: ['[docs]', '[docs]', '[docs]'] };
+    assert.equal(describePage({ ...source, h1: 'Source code for sphinx.builders.html' }, nothingRepeated), 'Source code for sphinx.builders.html');
+    assert.equal(describePage({ ...source, h1: 'sphinx.builders.html' }, nothingRepeated), '');
+    // The same <h1>, demoted to a heading of the content by Readability, is not one of the page's parts.
+    const demoted = { ...source, h1: 'Source code for sphinx.builders.dummy', headings: ['Source code for sphinx.builders.dummy'] };
+    assert.equal(describePage(demoted, nothingRepeated), 'Source code for sphinx.builders.dummy');
   });
 });

@@ -14,6 +14,8 @@ export interface DescriptionSignals {
   /** Titles of the pages this one lists as its contents, in order. */
   childTitles: readonly string[];
   headings: readonly string[];
+  /** The page's first <h1>: "Source code for sphinx.builders.html" where the title is the module's name. */
+  h1: string | null;
   /** The page's own links (outside its chrome): what an index or a list of links points to. */
   linkTexts: readonly string[];
 }
@@ -42,12 +44,21 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   }
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
-  // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it.
+  // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
+  // nor is its <h1> one of its parts (Readability makes the <h1> of the content an <h2>).
   const titleKey = compactKey(withoutNumbering(signals.title));
-  const headings = summarizeTitles(signals.headings.filter((heading) => !NOISE.test(heading) && compactKey(withoutNumbering(heading)) !== titleKey));
+  const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
+  const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
+  const headings = summarizeTitles(signals.headings.filter(isPart));
   if (headings) return headings;
-  return summarizeTitles(signals.linkTexts.filter((text) => text.split(/\s+/).length <= 8 && !NOISE.test(text)));
+  // An <h1> that says more than the title does, on a page with nothing else to go by.
+  const h1 = usable(signals.h1);
+  if (h1 && h1Key !== titleKey) return shorten(h1);
+  return summarizeTitles(signals.linkTexts.filter((text) => text.split(/\s+/).length <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text)));
 }
+
+/** "[docs]", "[source]": the markers that link a symbol to its documentation or its code. */
+const MARKER_LINK = /^\[[^\]]*\]$/;
 
 /** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */
 function purposeOf(line: string | null): string | null {

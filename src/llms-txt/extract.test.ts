@@ -106,6 +106,15 @@ test('firstMeaningfulParagraph skips bylines, link lists and placeholders', () =
   assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), 'Widgets are small parts that snap together into shelves and racks.');
 });
 
+test('firstMeaningfulParagraph passes over paragraphs inside source code', () => {
+  // Readability turns the blocks of a Sphinx source page (div.viewcode-block, inside <pre>) into <p>.
+  const doc = new DOMParser().parseFromString(
+    `<div><pre><p><a href="/doc">[docs]</a>class StandaloneHTMLBuilder(Builder): """ Builds standalone HTML docs. """ name = 'html' format = 'html'</p></pre></div>`,
+    'text/html',
+  );
+  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), '');
+});
+
 test('titleFromUrl turns the last path segment into words', () => {
   assert.equal(titleFromUrl('https://acme.dev/docs/api_keys-and-tokens/'), 'Api keys and tokens');
   assert.equal(titleFromUrl('https://www.acme.dev/'), 'acme.dev');

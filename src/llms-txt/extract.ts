@@ -246,9 +246,13 @@ function trimToText(root: HTMLElement, maxChars: number): void {
   if ((root.textContent?.length ?? 0) > maxChars) visit(root);
 }
 
-/** The first paragraph with a real sentence in it (see isMeaningfulParagraph). */
+/**
+ * The first paragraph with a real sentence in it (see isMeaningfulParagraph). Not one inside a
+ * <pre>: that is source code (Readability makes paragraphs of the blocks of Sphinx's source pages).
+ */
 export function firstMeaningfulParagraph(root: HTMLElement): string {
   for (const paragraph of root.querySelectorAll('p')) {
+    if (paragraph.closest('pre')) continue;
     const text = normalizeWhitespace(paragraph.textContent);
     const linkChars = [...paragraph.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
     if (isMeaningfulParagraph(text, linkChars)) return text;
