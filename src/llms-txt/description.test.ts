@@ -41,6 +41,21 @@ describe('describePage', () => {
     assert.equal(describePage({ ...signals, headings: ['Supported Features'] }, nothingRepeated), '');
   });
 
+  it('passes over a paragraph that only points at the example after it, or asks', () => {
+    const paragraphs = ['Are you tired of writing docstrings that look like this:', 'Much more legible, no?', 'Napoleon is an extension that enables Sphinx to parse NumPy and Google style docstrings.'];
+    assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), 'Napoleon is an extension that enables Sphinx to parse NumPy and Google style docstrings.');
+    // A sentence that says something before its colon is the page's description.
+    const formats = ['PostgreSQL has four primary documentation formats:', 'Additionally, a number of plain-text README files can be found in the source tree.'];
+    assert.equal(describePage({ ...signals, headings: [], paragraphs: formats }, nothingRepeated), 'PostgreSQL has four primary documentation formats.');
+    // With nothing better after it, the lead-in is still what the page says.
+    assert.equal(describePage({ ...signals, headings: [], paragraphs: ['The docutils documentation describes parsers as follows:'] }, nothingRepeated), 'The docutils documentation describes parsers as follows.');
+  });
+
+  it("passes over a command's usage line", () => {
+    const paragraphs = ['sphinx-build [options] <sourcedir> <outputdir> [filenames …]', 'sphinx-build generates documentation from the files in <sourcedir> and places it in the <outputdir>.'];
+    assert.equal(describePage({ ...signals, title: 'sphinx-build', headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
+  });
+
   it('describes a page of source code by its heading, not by its "[docs]" markers', () => {
     // Sphinx's _modules pages: a title naming the module, an <h1> saying what the page is, code.
     const source = { ...signals, title: 'sphinx.builders.html', headings: [], linkTexts: ['[docs]', '[docs]', '[docs]'] };

@@ -38,10 +38,11 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   if (purpose) return shorten(capitalize(purpose));
   const meta = usable(signals.metaDescription);
   if (meta) return shorten(meta);
-  for (const paragraph of signals.paragraphs) {
-    const text = usable(paragraph);
-    if (text && text.split(/\s+/).length >= 4) return shorten(text);
-  }
+  const statements = signals.paragraphs.map(usable).filter((text): text is string => text !== null && wordCount(text) >= 4 && !isSynopsis(text, signals.title));
+  // "Are you tired of writing docstrings that look like this:" leads to an example, which the
+  // description cannot show: a later paragraph that states something is the better one.
+  const statement = statements.find((text) => !leadsOn(text)) ?? statements[0];
+  if (statement) return shorten(statement);
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
@@ -59,6 +60,22 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
 
 /** "[docs]", "[source]": the markers that link a symbol to its documentation or its code. */
 const MARKER_LINK = /^\[[^\]]*\]$/;
+
+/**
+ * A paragraph that is one sentence pointing at what follows it ("…like this:", "…as follows:",
+ * "…using:"), or a question. One that says something before its colon ("PostgreSQL has four
+ * primary documentation formats:") describes its page.
+ */
+function leadsOn(text: string): boolean {
+  return (POINTS_AHEAD.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
+}
+
+const POINTS_AHEAD = /\b(?:like this|as follows|the following|below|using|with|e\.g\.)\s*:$/i;
+
+/** "sphinx-build [options] <sourcedir> <outputdir>": a command's usage line, under its Synopsis. */
+function isSynopsis(text: string, title: string): boolean {
+  return text.startsWith(`${title} `) && /^[[<-]/.test(text.slice(title.length + 1));
+}
 
 /** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */
 function purposeOf(line: string | null): string | null {
