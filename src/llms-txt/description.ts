@@ -38,11 +38,16 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   if (purpose) return shorten(capitalize(purpose));
   const meta = usable(signals.metaDescription);
   if (meta) return shorten(meta);
-  const statements = signals.paragraphs.map(usable).filter((text): text is string => text !== null && wordCount(text) >= 4 && !isSynopsis(text, signals.title));
   // "Are you tired of writing docstrings that look like this:" leads to an example, which the
   // description cannot show: a later paragraph that states something is the better one.
-  const statement = statements.find((text) => !leadsOn(text)) ?? statements[0];
-  if (statement) return shorten(statement);
+  let leadIn: string | null = null;
+  for (const paragraph of signals.paragraphs) {
+    const text = usable(paragraph);
+    if (!text || wordCount(text) < 4 || isSynopsis(text, signals.title)) continue;
+    if (!leadsOn(text)) return shorten(text);
+    leadIn ??= text;
+  }
+  if (leadIn) return shorten(leadIn);
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
