@@ -137,6 +137,9 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), priority: page.priority })),
   );
   const chosen = choosePages(map, maxPages);
+  // Ranking, describing and rendering 1,000 pages is a quarter of a second of work on the
+  // event loop: it lets the API's requests through between the steps.
+  await yieldToEventLoop();
   const byUrl = new Map(candidates.map((candidate) => [candidate.outline.url, candidate]));
   const chosenCandidates = chosen.map((node) => byUrl.get(node.url)!);
   chosenCandidates.forEach((candidate) => extractor.start(candidate));
@@ -151,6 +154,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
   const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
   const saysOnlyTheSummary = repeatsSummary(site.summary);
+  await yieldToEventLoop();
   const pages: DescribedPage[] = chosen.map((node, index) => ({
     url: node.url,
     title: node === map.home ? site.name : simple[index].title,
@@ -314,6 +318,7 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
 
   signal?.throwIfAborted();
   onProgress?.({ phase: 'render', done: 0, total: 1 });
+  await yieldToEventLoop();
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate: options.includeModificationDate });
   const countTokens = options.fullText && options.maxFullTextTokens ? await loadTokenCounter() : undefined;
   const llmsFullTxt = options.fullText ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
