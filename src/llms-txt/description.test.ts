@@ -44,6 +44,8 @@ describe('describePage', () => {
   it('passes over a paragraph that only points at the example after it, or asks', () => {
     const paragraphs = ['Are you tired of writing docstrings that look like this:', 'Much more legible, no?', 'Napoleon is an extension that enables Sphinx to parse NumPy and Google style docstrings.'];
     assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), 'Napoleon is an extension that enables Sphinx to parse NumPy and Google style docstrings.');
+    const pointer = ['For additional information on tuning these settings, see Section 30.5.', 'These settings control the write-ahead log.'];
+    assert.equal(describePage({ ...signals, headings: [], paragraphs: pointer }, nothingRepeated), 'These settings control the write-ahead log.');
     // A sentence that says something before its colon is the page's description.
     const formats = ['PostgreSQL has four primary documentation formats:', 'Additionally, a number of plain-text README files can be found in the source tree.'];
     assert.equal(describePage({ ...signals, headings: [], paragraphs: formats }, nothingRepeated), 'PostgreSQL has four primary documentation formats.');

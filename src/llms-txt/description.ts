@@ -72,10 +72,12 @@ const MARKER_LINK = /^\[[^\]]*\]$/;
  * primary documentation formats:") describes its page.
  */
 function leadsOn(text: string): boolean {
-  return (POINTS_AHEAD.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
+  return (POINTS_AHEAD.test(text) || POINTS_ELSEWHERE.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
 }
 
 const POINTS_AHEAD = /\b(?:like this|as follows|the following|below|using|with|e\.g\.)\s*:$/i;
+/** "See Section 19.9 for more information about setting up SSL.", "For additional information on tuning these settings, see Section 30.5." */
+const POINTS_ELSEWHERE = /^(?:see\b|for (?:more|additional|further) (?:information|details)\b)/i;
 
 /** "sphinx-build [options] <sourcedir> <outputdir>": a command's usage line, under its Synopsis. */
 function isSynopsis(text: string, title: string): boolean {
