@@ -53,6 +53,11 @@ describe('describePage', () => {
     assert.equal(describePage({ ...signals, headings: [], paragraphs: ['The docutils documentation describes parsers as follows:'] }, nothingRepeated), 'The docutils documentation describes parsers as follows.');
   });
 
+  it("passes over a module page's 'Source code:' line", () => {
+    const paragraphs = ['Source code: Lib/posixpath.py (for POSIX) and Lib/ntpath.py (for Windows).', 'This module implements some useful functions on pathnames.'];
+    assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
+  });
+
   it("passes over a command's usage line", () => {
     const paragraphs = ['sphinx-build [options] <sourcedir> <outputdir> [filenames …]', 'sphinx-build generates documentation from the files in <sourcedir> and places it in the <outputdir>.'];
     assert.equal(describePage({ ...signals, title: 'sphinx-build', headings: [], paragraphs }, nothingRepeated), paragraphs[1]);

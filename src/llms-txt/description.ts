@@ -22,7 +22,7 @@ export interface DescriptionSignals {
 
 const MAX_WORDS = 25;
 const NOISE =
-  /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|see\s+also\b)/iu;
+  /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|see\s+also\b|source\s+code:)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
 const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are|between|namely))+$/i;
 
