@@ -57,3 +57,22 @@ test('a class list classifies its element the same way on every page and on ever
     );
   }
 });
+
+test("a 'see also' box points elsewhere: its links are not the page's entries, its text not the page's", () => {
+  const html = `<html><body><div role="main"><h1>An Informal Introduction</h1>
+    <p>Many of the examples in this manual include comments.</p>
+    <div class="admonition seealso"><p class="admonition-title">See also</p>
+      <dl><dt><a href="/library/string.html#formatstrings">Format String Syntax</a></dt><dd><p>Information about string formatting.</p></dd></dl>
+      <p><a href="/library/stdtypes.html">Text Sequence Type — str</a></p></div>
+    <ul><li><a href="/tutorial/numbers.html">Numbers</a></li></ul></div></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/tutorial/introduction.html');
+  assert.deepEqual(
+    outline.links.map((link) => [link.url, link.kind]),
+    [
+      ['https://docs.example/library/string.html', 'prose'],
+      ['https://docs.example/library/stdtypes.html', 'prose'],
+      ['https://docs.example/tutorial/numbers.html', 'toc'],
+    ],
+  );
+  assert.deepEqual(outline.paragraphs, ['Many of the examples in this manual include comments.']);
+});

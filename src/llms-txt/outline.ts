@@ -58,15 +58,18 @@ const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|
 const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
 const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
 const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
+// "See also" boxes: pointers to other parts of the site, not this page's entries or its text.
+const SEE_ALSO_CLASS = /(?:^|\s)seealso(?:$|\s)/;
 
 interface ClassKind {
   chrome: boolean;
   nav: boolean;
   caption: boolean;
   refnamediv: boolean;
+  seeAlso: boolean;
 }
 
-const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false };
+const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false, seeAlso: false };
 // A site writes the same few class lists on every page: each is matched once, not once per element.
 const classKinds = new Map<string, ClassKind>();
 const MAX_CLASS_KINDS = 10_000;
@@ -75,7 +78,13 @@ function classKind(classes: string): ClassKind {
   if (classes === '') return PLAIN;
   let kind = classKinds.get(classes);
   if (kind === undefined) {
-    kind = { chrome: CHROME_CLASS.test(classes), nav: NAV_CLASS.test(classes), caption: CAPTION_CLASS.test(classes), refnamediv: REFNAMEDIV_CLASS.test(classes) };
+    kind = {
+      chrome: CHROME_CLASS.test(classes),
+      nav: NAV_CLASS.test(classes),
+      caption: CAPTION_CLASS.test(classes),
+      refnamediv: REFNAMEDIV_CLASS.test(classes),
+      seeAlso: SEE_ALSO_CLASS.test(classes),
+    };
     if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
     // A copy as the key: the attribute is a slice that would keep its whole page alive (see below).
     classKinds.set(structuredClone(classes), kind);
@@ -108,6 +117,7 @@ interface Frame {
   chrome: boolean;
   nav: boolean;
   caption: boolean;
+  seeAlso: boolean;
 }
 
 /**
@@ -139,6 +149,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
   let chromeDepth = 0;
   let navDepth = 0;
   let captionDepth = 0;
+  let seeAlsoDepth = 0;
   let listDepth = 0;
   let itemDepth = 0;
   let skipDepth = 0;
@@ -188,7 +199,8 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
           name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id));
         const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
         const caption = kind.caption || name === 'caption' || name === 'legend';
-        stack.push({ tag: name, chrome, nav, caption });
+        stack.push({ tag: name, chrome, nav, caption, seeAlso: kind.seeAlso });
+        if (kind.seeAlso) seeAlsoDepth++;
         if (chrome) chromeDepth++;
         if (nav) navDepth++;
         if (caption) {
@@ -208,7 +220,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
         else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
         else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = { kind: 'label', tag: name, parts: [], linkChars: 0 };
-        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && !text) text = { kind: 'paragraph', tag: name, parts: [], linkChars: 0 };
+        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && seeAlsoDepth === 0 && !text) text = { kind: 'paragraph', tag: name, parts: [], linkChars: 0 };
 
         if (name === 'a' && attrs.href !== undefined && skipDepth === 0) linkStack.push({ href: attrs.href, parts: [], afterText: itemHasText });
       },
@@ -237,6 +249,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         if (frame.chrome) chromeDepth--;
         if (frame.nav) navDepth--;
         if (frame.caption) captionDepth--;
+        if (frame.seeAlso) seeAlsoDepth--;
         if (LIST_TAGS.has(frame.tag)) listDepth--;
         if (ITEM_TAGS.has(frame.tag)) itemDepth--;
       },
@@ -277,7 +290,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
     if (!target) return;
     const linkText = withoutPilcrow(normalizeWhitespace(link.parts.join('')));
     if (!linkText) return;
-    const toc = navDepth > 0 || (itemDepth > 0 && !link.afterText);
+    const toc = navDepth > 0 || (itemDepth > 0 && !link.afterText && seeAlsoDepth === 0);
     const depth = toc ? Math.max(0, listDepth - 1) : 0;
     let parent = -1;
     if (toc) {
