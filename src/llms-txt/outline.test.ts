@@ -44,6 +44,7 @@ test('a class list classifies its element the same way on every page and on ever
   // The second and third pages meet the class lists the first one taught the outline.
   const page = (n: number) => `<html><body>
     <div class="navfooter wide-footer-bar"><a href="/prev-${n}">Previous</a></div>
+    <div class="${'x'.repeat(300)} footer"><a href="/next-${n}">Next</a></div>
     <div class="toc wide-contents-list"><ul><li><a href="/chapter-${n}">Chapter ${n}</a></li></ul></div>
     <p>See <a href="/prose-${n}">the notes</a> for more about chapter ${n}.</p></body></html>`;
   for (const n of [1, 2, 3]) {

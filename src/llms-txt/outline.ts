@@ -74,6 +74,9 @@ const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv
 const classKinds = new Map<string, ClassKind>();
 const MAX_CLASS_KINDS = 10_000;
 
+// Longer lists are matched each time: a hostile page's megabyte-long class attributes stay out of memory.
+const MAX_CACHED_CLASS_CHARS = 200;
+
 function classKind(classes: string): ClassKind {
   if (classes === '') return PLAIN;
   let kind = classKinds.get(classes);
@@ -85,6 +88,7 @@ function classKind(classes: string): ClassKind {
       refnamediv: REFNAMEDIV_CLASS.test(classes),
       seeAlso: SEE_ALSO_CLASS.test(classes),
     };
+    if (classes.length > MAX_CACHED_CLASS_CHARS) return kind;
     if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
     // A copy as the key: the attribute is a slice that would keep its whole page alive (see below).
     classKinds.set(structuredClone(classes), kind);
