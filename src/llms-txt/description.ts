@@ -60,7 +60,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
-  return summarizeTitles(signals.linkTexts.filter((text) => text.split(/\s+/).length <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text)));
+  return summarizeTitles(signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text)));
 }
 
 /** "[docs]", "[source]": the markers that link a symbol to its documentation or its code. */
