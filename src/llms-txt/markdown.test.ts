@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DOMParser } from 'linkedom';
+import TurndownService from 'turndown';
 import { htmlToMarkdown, tidyMarkdown } from './markdown.ts';
 
 function convert(html: string, base = 'https://example.com/docs/page.html'): string {
@@ -50,4 +51,20 @@ test('bounds the markdown at a paragraph boundary and closes an open code fence'
   const tidy = tidyMarkdown(long, 300);
   assert.match(tidy, /\[…\] \(cut here: the page goes on beyond [\d,]+ characters; the rest is at its source URL\)$/);
   assert.equal((tidy.match(/^```/gm) ?? []).length % 2, 0);
+});
+
+test('escapes what markdown would read as syntax, as turndown does, and leaves plain text as it is', () => {
+  const plain = new TurndownService();
+  const texts = ['Use *args, __init__ and `ticks`', 'a [link] and a \\ backslash', '- not a list', '+ not a list', '1. not a list', '# not a heading', '> not a quote', '=== not a rule', '~~~ not a fence', 'Plain text, with (parentheses) and 100% numbers: 1.5.'];
+  for (const text of texts) {
+    const html = `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</p>`;
+    assert.equal(convert(html), plain.escape(text), text);
+  }
+  assert.equal(convert('<p>Use *args and __init__</p>'), 'Use \\*args and \\_\\_init\\_\\_');
+  assert.equal(convert('<p>Plain text, with (parentheses) and 100% numbers: 1.5.</p>'), 'Plain text, with (parentheses) and 100% numbers: 1.5.');
+});
+
+test('resolves each page’s links against its own base URL', () => {
+  assert.equal(convert('<a href="a.html">A</a>', 'https://one.example/x/'), '[A](https://one.example/x/a.html)');
+  assert.equal(convert('<a href="a.html">A</a>', 'https://two.example/y/'), '[A](https://two.example/y/a.html)');
 });

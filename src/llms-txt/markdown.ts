@@ -18,6 +18,15 @@ const REMOVED_TAGS = [
  * against: the page URL, or its `<base href>` resolved against it.
  */
 export function htmlToMarkdown(root: Element, baseUrl: string, maxChars = MAX_MARKDOWN_CHARS): string {
+  converter ??= createConverter();
+  converter.baseUrl = baseUrl;
+  return tidyMarkdown(converter.service.turndown(root), maxChars);
+}
+
+/** One converter per thread: its rules are the same for every page, but for the base URL links resolve against. */
+let converter: { service: TurndownService; baseUrl: string } | null = null;
+
+function createConverter() {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
@@ -26,8 +35,12 @@ export function htmlToMarkdown(root: Element, baseUrl: string, maxChars = MAX_MA
     strongDelimiter: '**',
     hr: '---',
   });
+  const state = { service, baseUrl: '' };
   service.use([strikethrough, taskListItems]);
   service.remove([...REMOVED_TAGS] as TurndownService.TagName[]);
+  // Most text has nothing markdown would read as syntax: turndown's thirteen replacements each make a copy.
+  const escape = service.escape.bind(service);
+  service.escape = (text) => (MAY_NEED_ESCAPE.test(text) ? escape(text) : text);
   addTableRules(service);
   service.addRule('emptyHeading', {
     filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
@@ -60,7 +73,7 @@ export function htmlToMarkdown(root: Element, baseUrl: string, maxChars = MAX_MA
     filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
     replacement: (content, node) => {
       const text = content.replace(/\s*\n\s*/g, ' ').trim();
-      const href = resolveUrl(node.getAttribute('href'), baseUrl, ['http:', 'https:', 'mailto:']);
+      const href = resolveUrl(node.getAttribute('href'), state.baseUrl, ['http:', 'https:', 'mailto:']);
       if (!text) return '';
       return href ? `[${text}](${markdownUrl(href)})` : text;
     },
@@ -69,14 +82,20 @@ export function htmlToMarkdown(root: Element, baseUrl: string, maxChars = MAX_MA
     filter: 'img',
     replacement: (_content, node) => {
       const source = node.getAttribute('src') || node.getAttribute('data-src');
-      const src = resolveUrl(source, baseUrl, ['http:', 'https:']);
+      const src = resolveUrl(source, state.baseUrl, ['http:', 'https:']);
       if (!src || node.getAttribute('width') === '1' || node.getAttribute('height') === '1') return '';
       const alt = (node.getAttribute('alt') ?? '').replace(/\s+/g, ' ').replace(/[[\]]/g, '').trim();
       return `![${alt}](${markdownUrl(src)})`;
     },
   });
-  return tidyMarkdown(service.turndown(root), maxChars);
+  return state;
 }
+
+/**
+ * What turndown's escape (escapeMarkdown, turndown 7.2) would change: \ * ` [ ] _ anywhere, and
+ * - + = # ~ > or a digit at the start of the text.
+ */
+const MAY_NEED_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
 
 /** Resolves a link against the base URL; null for empty, unparseable or unwanted schemes (javascript:, data:). */
 export function resolveUrl(href: string | null, baseUrl: string, schemes: readonly string[]): string | null {
