@@ -68,3 +68,11 @@ test('resolves each page’s links against its own base URL', () => {
   assert.equal(convert('<a href="a.html">A</a>', 'https://one.example/x/'), '[A](https://one.example/x/a.html)');
   assert.equal(convert('<a href="a.html">A</a>', 'https://two.example/y/'), '[A](https://two.example/y/a.html)');
 });
+
+test('drops elements that hold only white space, however deep, and keeps text however deep', () => {
+  const deep = (inner: string) => `<div><section><div><span>${inner}</span></div></section></div>`;
+  assert.equal(convert(`<p>Before</p>${deep(' \n ')}<p>After</p>`), 'Before\n\nAfter');
+  assert.equal(convert(`${deep(' ')}${deep(' <em>deep text</em> ')}`), '_deep text_');
+  assert.equal(convert('<p>a<span> </span>b</p>'), 'a b');
+  assert.equal(convert('<p><a href="/x"> </a>Link-less</p>'), 'Link-less');
+});
