@@ -30,15 +30,15 @@ export function isFillerText(text: string): boolean {
 }
 
 /** Shorter descriptions than this carry too little to describe a page. */
-const MIN_DESCRIPTION_CHARS = 20;
+export const MIN_DESCRIPTION_CHARS = 20;
 
 /**
  * True when a description is missing, too short, repeats the title, is a known placeholder
  * ("Welcome to our website", "Default description", lorem ipsum), or has hardly any words.
  */
-export function isBoilerplateDescription(description: string | null | undefined, title?: string | null): boolean {
+export function isBoilerplateDescription(description: string | null | undefined, title?: string | null, minChars = MIN_DESCRIPTION_CHARS): boolean {
   const text = normalizeWhitespace(description);
-  if (text.length < MIN_DESCRIPTION_CHARS) return true;
+  if (text.length < minChars) return true;
   const words = tokenize(text);
   if (words.length < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) {
     return true;
@@ -127,11 +127,14 @@ function hashOf(text: string, asAsciiKey: boolean): number | null {
 const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
 const LEGAL_NOTICE = /^(?:©|\(c\)|copyright\b)|\ball rights reserved\b|\bwe use cookies\b/i;
 
+/** Beyond this share of link text, a text (a paragraph, a page's main region) is a list of links. */
+export const LINK_LIST_SHARE = 0.6;
+
 /**
  * A paragraph with a real sentence in it: not a byline, a date, a legal notice, a list of links
  * (`linkChars`: how much of its text is link text) or a placeholder.
  */
 export function isMeaningfulParagraph(text: string, linkChars: number): boolean {
   if (text.length < 40 || tokenize(text).length < 6 || BYLINE_OR_DATE.test(text) || LEGAL_NOTICE.test(text)) return false;
-  return linkChars <= text.length * 0.6 && !isBoilerplateDescription(text);
+  return linkChars <= text.length * LINK_LIST_SHARE && !isBoilerplateDescription(text);
 }

@@ -53,6 +53,15 @@ describe('describePage', () => {
     assert.equal(describePage({ ...signals, headings: [], paragraphs: ['The docutils documentation describes parsers as follows:'] }, nothingRepeated), 'The docutils documentation describes parsers as follows.');
   });
 
+  it('takes a short stated purpose only where no paragraph describes the page', () => {
+    const manualPage = { ...signals, title: 'gitglossary(7)', purposeLine: 'gitglossary - A Git Glossary', headings: ['SYNOPSIS', 'DESCRIPTION'] };
+    assert.equal(describePage(manualPage, nothingRepeated), 'A Git Glossary');
+    const command = { ...signals, title: 'CREATE VIEW', purposeLine: 'CREATE VIEW — define a new view', headings: [] };
+    const paragraphs = ['CREATE VIEW defines a view of a query. The view is not physically materialized.'];
+    assert.equal(describePage({ ...command, paragraphs }, nothingRepeated), paragraphs[0]);
+    assert.equal(describePage({ ...signals, purposeLine: 'intro - Intro', headings: [] }, nothingRepeated), '');
+  });
+
   it("passes over a module page's 'Source code:' line", () => {
     const paragraphs = ['Source code: Lib/posixpath.py (for POSIX) and Lib/ntpath.py (for Windows).', 'This module implements some useful functions on pathnames.'];
     assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), paragraphs[1]);

@@ -28,10 +28,10 @@ const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|th
 
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
-  const usable = (text: string | null | undefined): string | null => {
+  const usable = (text: string | null | undefined, minChars?: number): string | null => {
     const clean = normalizeWhitespace(text);
     if (!clean || isRepeated(clean) || NOISE.test(clean) || HASH.test(clean) || isNavigation(clean)) return null;
-    if (isBoilerplateDescription(clean, signals.title)) return null;
+    if (isBoilerplateDescription(clean, signals.title, minChars)) return null;
     return clean;
   };
   const purpose = usable(purposeOf(signals.purposeLine));
@@ -48,6 +48,10 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
     leadIn ??= text;
   }
   if (leadIn) return shorten(leadIn);
+  // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
+  // is, where no paragraph does; its parts' names would not.
+  const shortPurpose = usable(purposeOf(signals.purposeLine), MIN_PURPOSE_CHARS);
+  if (shortPurpose) return shorten(capitalize(shortPurpose));
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
@@ -62,6 +66,9 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   if (h1 && h1Key !== titleKey) return shorten(h1);
   return summarizeTitles(signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text)));
 }
+
+/** A stated purpose as short as "A Git Glossary" can describe its page; shorter ones ("Intro") cannot. */
+const MIN_PURPOSE_CHARS = 12;
 
 /** "[docs]", "[source]": the markers that link a symbol to its documentation or its code. */
 const MARKER_LINK = /^\[[^\]]*\]$/;

@@ -1,7 +1,7 @@
 // One page's HTML → its title, description, site name, language and main content as markdown.
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { isBoilerplateDescription, isMeaningfulParagraph } from './boilerplate.ts';
+import { isBoilerplateDescription, isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { metadataFromHead, readMetadata, type PageMetadata } from './metadata.ts';
@@ -204,8 +204,6 @@ const DOCS_GENERATOR = /\b(?:docutils|sphinx|mkdocs|docusaurus|vitepress|vuepres
 const DOCBOOK = /\bdocbook\b/i;
 const DOCBOOK_CHROME = 'div.navheader, div.navfooter, div.toc';
 const NON_CONTENT = `${NAVIGATION}, script, style, noscript, header, form, [role="banner"], [aria-hidden="true"], .footer, #footer`;
-/** A region whose text is mostly link text is an index of other pages. */
-const INDEX_LINK_SHARE = 0.6;
 
 function pageRegion(doc: Document): HTMLElement | null {
   return (doc.querySelector('main, [role="main"]') ?? doc.querySelector('article') ?? doc.body) as HTMLElement | null;
@@ -222,7 +220,7 @@ function isLinkIndex(region: HTMLElement | null): boolean {
   if (text === 0) return false;
   let linkText = 0;
   for (const link of region.querySelectorAll('a')) linkText += normalizeWhitespace(link.textContent).length;
-  return linkText / text > INDEX_LINK_SHARE;
+  return linkText / text > LINK_LIST_SHARE;
 }
 
 /**

@@ -77,3 +77,11 @@ test("a 'see also' box points elsewhere: its links are not the page's entries, i
   );
   assert.deepEqual(outline.paragraphs, ['Many of the examples in this manual include comments.']);
 });
+
+test('a paragraph that is mostly links lists other pages: it is not one of the page\'s paragraphs', () => {
+  const html = `<html><body><div class="sect1"><h2>SEE ALSO</h2><div class="paragraph"><p><a href="gittutorial.html">gittutorial(7)</a>,
+    <a href="gittutorial-2.html">gittutorial-2(7)</a>, <a href="giteveryday.html">giteveryday(7)</a>, <a href="user-manual.html">The Git User’s Manual</a></p></div>
+    <p>Read <a href="gittutorial.html">the tutorial</a> first: it walks through a first repository step by step.</p></div></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/gitglossary.html');
+  assert.deepEqual(outline.paragraphs, ['Read the tutorial first: it walks through a first repository step by step.']);
+});

@@ -5,7 +5,7 @@
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
-import { isMeaningfulParagraph } from './boilerplate.ts';
+import { isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { normalizeWhitespace } from './text.ts';
 
@@ -346,7 +346,8 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         if (value && !outline.purposeLine) outline.purposeLine = value;
         break;
       case 'paragraph':
-        if (value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS) {
+        // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
+        if (value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS && current.linkChars <= value.length * LINK_LIST_SHARE) {
           outline.paragraphs.push(value);
           if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
         }
