@@ -5,12 +5,13 @@ import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
+import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
-import { failGenerationJob, refund, type GenerationJob } from './generation.ts';
+import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions, type GenerationOptions } from './options.ts';
@@ -30,6 +31,12 @@ export interface GenerationJobDeps {
   extractor?: ExtractorPool;
   /** for the file URLs a `generation.completed` webhook carries */
   publicUrl: string;
+  /**
+   * The API's job reads in this process. A job puts its row there just before the transaction that
+   * stores its pages: on the embedded database (one connection) a poll that missed the cache would
+   * otherwise wait for that whole transaction, about a second for 1,000 pages with their markdown.
+   */
+  jobReads?: ReadCache<GenerationJob>;
 }
 
 /**
@@ -127,6 +134,7 @@ async function store(
     llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
   };
   const now = clock.now();
+  if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
   await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)

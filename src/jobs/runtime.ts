@@ -7,8 +7,10 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { CrawlOptions } from '../crawl/index.ts';
 import type { DatabaseHandle } from '../db/database.ts';
+import type { ReadCache } from '../db/read-cache.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
 import { describerFromConfig } from '../generation/describer.ts';
+import type { GenerationJob } from '../generation/generation.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
 import { createExtractorPool, type ExtractorPool } from '../llms-txt/index.ts';
 import { JobQueue } from './queue.ts';
@@ -26,6 +28,8 @@ export interface JobRuntimeDeps {
   config: Config;
   database: DatabaseHandle;
   clock: Clock;
+  /** The API's job reads in this process (see GenerationJobDeps.jobReads). */
+  jobReads?: ReadCache<GenerationJob>;
 }
 
 export function crawlOptionsFrom(config: Config): CrawlOptions {
@@ -36,7 +40,7 @@ export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; extractor
   const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
   return [
     discoveryJobKind(common),
-    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), extractor: deps.extractor, publicUrl: deps.config.publicUrl }),
+    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), extractor: deps.extractor, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
   ];
 }
 
