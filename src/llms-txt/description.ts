@@ -34,7 +34,8 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
     if (isBoilerplateDescription(clean, signals.title, minChars)) return null;
     return clean;
   };
-  const purpose = usable(purposeOf(signals.purposeLine));
+  const statedPurpose = purposeOf(signals.purposeLine);
+  const purpose = usable(statedPurpose);
   if (purpose) return shorten(capitalize(purpose));
   const meta = usable(signals.metaDescription);
   if (meta) return shorten(meta);
@@ -50,7 +51,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   if (leadIn) return shorten(leadIn);
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does; its parts' names would not.
-  const shortPurpose = usable(purposeOf(signals.purposeLine), MIN_PURPOSE_CHARS);
+  const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   if (shortPurpose) return shorten(capitalize(shortPurpose));
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
