@@ -99,6 +99,19 @@ describeOnEachDatabase('Credits', (service) => {
       ]);
     });
 
+    test('a polled balance is answered the same until the ledger moves, then the new balance at once', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const first = await get('/api/v1/credits/balance/api', apiKey);
+      const again = await get('/api/v1/credits/balance/api', apiKey);
+      assert.deepEqual(again.body, first.body);
+      assert.equal(again.headers.get('content-type'), 'application/json; charset=utf-8');
+      assert.match(again.body.recentTransactions[0].createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/);
+      await spend(id, 5);
+      const after = await get('/api/v1/credits/balance/api', apiKey);
+      assert.equal(after.body.balance, first.body.balance - 5);
+      assert.deepEqual(after.body.recentTransactions[0].amount, -5);
+    });
+
     test('shows the newest entries of the history as recent transactions', async () => {
       const { id, apiKey } = await service().createAccount();
       for (let i = 0; i < 15; i++) await grant(id, 'purchase', i + 1);

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
+import { cachedAnswer } from '../http/cached-answer.ts';
 import { IsoDate, Nullable, OneOf, sessionAndKeyRoutes } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { ReadCache } from '../db/read-cache.ts';
@@ -38,6 +39,7 @@ const HistoryView = Type.Object({
 });
 
 export const creditRoutes: RoutePlugin<{ db: Database; balanceReads: ReadCache<CreditSummary> }> = async (app, { db, balanceReads }) => {
+  const sendBalance = cachedAnswer<CreditSummary>();
   app.get(
     '/credits/packages',
     {
@@ -57,9 +59,10 @@ export const creditRoutes: RoutePlugin<{ db: Database; balanceReads: ReadCache<C
   );
 
   for (const { url, auth, summary } of sessionAndKeyRoutes('/credits/balance', '/credits/balance/api', 'Credit balance and recent transactions')) {
-    app.get(url, { config: { auth }, schema: { tags: ['Credits'], summary, response: { 200: BalanceView } } }, async (request) => {
+    app.get(url, { config: { auth }, schema: { tags: ['Credits'], summary, response: { 200: BalanceView } } }, async (request, reply) => {
       const { accountId } = callerOf(request);
-      return balanceReads.read(accountId, () => creditSummary(db, accountId));
+      const summary = (await balanceReads.read(accountId, () => creditSummary(db, accountId)))!;
+      return sendBalance(summary, reply);
     });
   }
 

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
@@ -6,9 +5,10 @@ import type { Database } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { errors, jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
+import { cachedAnswer } from '../http/cached-answer.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { fileUrls } from '../http/paths.ts';
-import { errorAnswers, Id, IsoDate, JSON_CONTENT_TYPE, Nullable, OneOf } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
@@ -92,14 +92,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
   deps,
 ) => {
   const { db, config, jobReads } = deps;
-  // A polled job is the same row object until it changes (see ReadCache): its answer is built and
-  // serialized once, with the route's own serializer, and sent as is to every poll after.
-  const answers = new WeakMap<GenerationJob, ReturnType<FastifyReply['serialize']>>();
-  const answerOf = (job: GenerationJob, reply: FastifyReply) => {
-    let answer = answers.get(job);
-    if (answer === undefined) answers.set(job, (answer = reply.serialize(jobView(config.publicUrl, job))));
-    return answer;
-  };
+  const sendJob = cachedAnswer((job: GenerationJob) => jobView(config.publicUrl, job));
 
   app.post(
     '/generate',
@@ -142,7 +135,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
     },
     async (request, reply) => {
       const job = await getGenerationJob(db, callerOf(request).accountId, request.params.jobId, jobReads);
-      return reply.type(JSON_CONTENT_TYPE).send(answerOf(job, reply));
+      return sendJob(job, reply);
     },
   );
 
