@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
 import { createExtractorPool, defaultExtractionThreads } from './extract-pool.ts';
 import { releaseMemory } from './extract-worker.ts';
 
-/** The process's threads, as Linux lists them: an extraction thread is one of them while it lives. */
-const threadCount = () => readdirSync('/proc/self/task').length;
+/**
+ * The process's worker threads, as Linux lists them (Node names each `WorkerThread`): counting every
+ * thread would also count those libuv or V8 start on demand mid-test, which never end.
+ */
+const threadCount = () =>
+  readdirSync('/proc/self/task').filter((task) => readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread').length;
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !condition(); waited += 20) {
