@@ -1,4 +1,4 @@
-// The llms.txt quality benchmark: the real service generates (simple, maxUrls 200) for four real
+// The llms.txt quality benchmark: the real service generates (simple, maxUrls 200) for six real
 // documentation sites from Debian's packages, each served by nginx on 127.0.0.1, and each file is
 // scored on what a reader checks: a valid file; a summary that names the site and is not
 // boilerplate; no page twice; 3-25 sections, none over 40% of the links; sections named as the
@@ -19,6 +19,8 @@ interface DocSite {
   name: string;
   package: string;
   root: string;
+  /** the page generation starts from, when not the root */
+  start?: string;
   /** words the summary must contain one of */
   siteWords: string[];
   /** the site's own top-level parts, as its home page names them */
@@ -60,6 +62,25 @@ const SITES: DocSite[] = [
     parts: ['Main porcelain commands', 'Ancillary Commands', 'Interacting with Others', 'Manipulation commands', 'Interrogation commands', 'Syncing repositories', 'Guides'],
     keyPages: ['git-add.html', 'git-commit.html', 'git-clone.html', 'git-branch.html', 'git-merge.html', 'git-push.html', 'git-pull.html', 'git-log.html', 'git-status.html', 'git-rebase.html', 'git-config.html', 'git-init.html', 'git-checkout.html', 'gittutorial.html', 'giteveryday.html'],
   },
+  {
+    // A home page that groups labelled rows of links ("Models: Introduction to models | Field types | …") under headings.
+    name: 'Django documentation',
+    package: 'python-django-doc',
+    root: '/usr/share/doc/python-django-doc/html',
+    siteWords: ['Django'],
+    parts: ['First steps', 'The model layer', 'The view layer', 'The template layer', 'Forms', 'The development process', 'The admin', 'Security', 'Internationalization and localization', 'Common Web application tools', 'Other core functionalities', 'The Django open-source project'],
+    keyPages: ['intro/index.html', 'intro/install.html', 'intro/tutorial01.html', 'topics/index.html', 'ref/index.html', 'topics/db/models.html', 'topics/db/queries.html', 'ref/models/fields.html', 'topics/http/urls.html', 'topics/http/views.html', 'topics/templates.html', 'topics/forms/index.html', 'ref/settings.html', 'topics/testing/index.html', 'ref/contrib/admin/index.html', 'topics/auth/index.html', 'howto/deployment/index.html', 'topics/security.html', 'ref/django-admin.html'],
+  },
+  {
+    // Every page in several languages with a language switcher, a home page of grouped contents and no prose.
+    name: 'Apache HTTP Server manual',
+    package: 'apache2-doc',
+    root: '/usr/share/doc/apache2-doc/manual',
+    start: '/en/index.html',
+    siteWords: ['Apache'],
+    parts: ['Release Notes', 'Reference Manual', "Users' Guide", 'How-To / Tutorials', 'Platform Specific Notes', 'Other Topics'],
+    keyPages: ['en/install.html', 'en/invoking.html', 'en/configuring.html', 'en/getting-started.html', 'en/mod/quickreference.html', 'en/mod/core.html', 'en/logs.html', 'en/urlmapping.html', 'en/vhosts/index.html', 'en/howto/auth.html', 'en/howto/htaccess.html', 'en/ssl/index.html', 'en/rewrite/index.html', 'en/mod/mod_rewrite.html', 'en/mod/mod_ssl.html', 'en/programs/httpd.html', 'en/caching.html'],
+  },
 ];
 
 const SECONDARY_URL = /\/(?:(?:genindex|bookindex|py-modindex|modindex|search|legalnotice|copyright|license|changes)(?:-[^/]*)?|release-\d[^/]*|whatsnew(?:\/)?[^/]*)\.html$/i;
@@ -83,7 +104,7 @@ export async function runQualityBench(): Promise<QualityScore[]> {
       const nginx = await startNginx(work, site.root);
       try {
         const origin = `http://127.0.0.1:${nginx.port}`;
-        const { llmsTxt, pages } = await generateThrough(service.base, `${origin}/`, { maxUrls: 200, generationMethod: 'simple' });
+        const { llmsTxt, pages } = await generateThrough(service.base, `${origin}${site.start ?? '/'}`, { maxUrls: 200, generationMethod: 'simple' });
         mkdirSync(OUT_DIR, { recursive: true });
         writeFileSync(join(OUT_DIR, `${site.package}.txt`), llmsTxt);
         scores.push(score(site, origin, llmsTxt, pages));

@@ -138,3 +138,15 @@ export function isMeaningfulParagraph(text: string, linkChars: number): boolean 
   if (text.length < 40 || tokenize(text).length < 6 || BYLINE_OR_DATE.test(text) || LEGAL_NOTICE.test(text)) return false;
   return linkChars <= text.length * LINK_LIST_SHARE && !isBoilerplateDescription(text);
 }
+
+/**
+ * A question heading below the page's first heading ("Why does Python use indentation?" in a
+ * FAQ): the paragraphs under it, and past it, answer questions; they do not describe the page.
+ * The page's own title may be a question ("1. What Is PostgreSQL?"): it is the first heading.
+ */
+export function isAnsweredQuestion(heading: string, level: number, headingsBefore: number): boolean {
+  return headingsBefore > 0 && level >= 2 && QUESTION.test(heading);
+}
+
+/** Ends in a question mark, perhaps followed by an aside, a closing quote or a permalink's "¶". */
+export const QUESTION = /\?(?:\s*\([^()]*\))?[^\p{L}\p{N}]*$/u;

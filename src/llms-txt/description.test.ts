@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describePage, shorten } from './description.ts';
+import { describePage, distinctDescriptions, shorten } from './description.ts';
 
 describe('shorten (a paragraph cut to a description)', () => {
   it('leaves out a last sentence that only announces what follows it', () => {
@@ -16,6 +16,11 @@ describe('shorten (a paragraph cut to a description)', () => {
     assert.equal(shorten("The current limitations of PostgreSQL's text search features are:"), "The current limitations of PostgreSQL's text search features…");
   });
 
+  it('leaves out a greeting before what the text says', () => {
+    assert.equal(shorten('Welcome! This is the official documentation for Python 3.11.2.'), 'This is the official documentation for Python 3.11.2.');
+    assert.equal(shorten('Welcome!'), 'Welcome!', 'a greeting alone is left as it is');
+  });
+
   it('ends a whole sentence that introduces an example with a period', () => {
     assert.equal(shorten('The INSERT statement is used to populate a table with rows:'), 'The INSERT statement is used to populate a table with rows.');
   });
@@ -28,12 +33,44 @@ describe('shorten (a paragraph cut to a description)', () => {
 
 describe('describePage', () => {
   const nothingRepeated = () => false;
-  const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], h1: null, linkTexts: [] };
+  const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], terms: [], h1: null, linkTexts: [] };
 
   it('passes over the module author and version notes Sphinx puts before a page\'s first paragraph', () => {
     const extension = { ...signals, title: 'sphinx.ext.todo', headings: [] };
     const paragraphs = ['Module author: Daniel Bültmann', 'Changed in version 2.0: Support CNAME file', 'There are two additional directives when using this extension.'];
     assert.equal(describePage({ ...extension, paragraphs }, nothingRepeated), 'There are two additional directives when using this extension.');
+  });
+
+  it('sums up a page of questions by the topics that group them, or by its first questions', () => {
+    const faq = { ...signals, title: 'Programming FAQ' };
+    const grouped = ['General Questions', 'Is there a source code level debugger?', 'Core Language', 'Why am I getting an UnboundLocalError?', 'Numbers and strings', 'How do I specify hexadecimal integers?', 'Why does -22 // 10 return -3?'];
+    assert.equal(describePage({ ...faq, headings: grouped }, nothingRepeated), 'Covers General Questions, Core Language and Numbers and strings.');
+    const questions = ['How do I run a Python program under Windows?', 'How do I make Python scripts executable?', 'Is a *.pyd file the same as a DLL? (And other DLL questions)'];
+    assert.equal(describePage({ ...faq, headings: questions }, nothingRepeated), 'How do I run a Python program under Windows? How do I make Python scripts executable? Is a *.pyd file the same as a DLL?');
+    // A few questions among a page's parts are parts like the others.
+    assert.equal(describePage({ ...faq, headings: ['Installing', 'Why a virtual environment?', 'Upgrading'] }, nothingRepeated), 'Covers Installing, Why a virtual environment? and Upgrading.');
+  });
+
+  it('describes a glossary without a lead paragraph by the terms it defines', () => {
+    const glossary = { ...signals, title: 'Glossary', headings: [] };
+    const terms = ['>>>', '...', '2to3', 'abstract base class', 'annotation', 'argument', 'asynchronous context manager', 'asynchronous generator'];
+    assert.equal(describePage({ ...glossary, terms }, nothingRepeated), 'Defines 2to3, abstract base class, annotation, argument and asynchronous context manager, and more.');
+    const lead = 'This is a list of terms and their meaning in the context of PostgreSQL.';
+    assert.equal(describePage({ ...glossary, terms, paragraphs: [lead] }, nothingRepeated), lead);
+  });
+
+  it('passes over a setting\'s "Default:" line', () => {
+    const paragraphs = ["Default: '' (Empty string)", 'Here’s a list of settings available in Django core and their default values.'];
+    assert.equal(describePage({ ...signals, title: 'Settings', headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
+  });
+
+  it('passes over a sidebar\'s "Last update:" heading', () => {
+    assert.equal(describePage({ ...signals, title: 'Generic views', headings: ['Last update:'], linkTexts: ['Built-in class-based views API'] }, nothingRepeated), 'Covers Built-in class-based views API.');
+  });
+
+  it('passes over a paragraph that goes on from an earlier one, or sends the reader elsewhere', () => {
+    const paragraphs = ['This allows Python users to share and collaborate effectively.', 'For details on how to add your own checks, see the topic guide.', 'This guide covers the distribution part of the process.'];
+    assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), 'This guide covers the distribution part of the process.');
   });
 
   it('passes over a heading that is the page\'s own title', () => {
@@ -80,5 +117,20 @@ describe('describePage', () => {
     // The same <h1>, demoted to a heading of the content by Readability, is not one of the page's parts.
     const demoted = { ...source, h1: 'Source code for sphinx.builders.dummy', headings: ['Source code for sphinx.builders.dummy'] };
     assert.equal(describePage(demoted, nothingRepeated), 'Source code for sphinx.builders.dummy');
+  });
+});
+
+describe('distinctDescriptions', () => {
+  const base = { title: 'Page', purposeLine: null, metaDescription: null, childTitles: [], headings: [], terms: [], h1: null, linkTexts: [] };
+  const opening = 'A model is the single, definitive source of information about your data.';
+  it('leaves a shared description to the page that lists fewest others; the rest are described without it', () => {
+    const models = { signals: { ...base, title: 'Models', paragraphs: [opening, 'Each model maps to a single database table.'] }, listedPages: 0 };
+    const index = { signals: { ...base, title: 'Models and databases', paragraphs: [opening], childTitles: ['Models', 'Making queries', 'Aggregation'] }, listedPages: 3 };
+    assert.deepEqual(distinctDescriptions([index, models], () => () => false), ['Covers Models, Making queries and Aggregation.', opening]);
+  });
+
+  it('keeps a shared description where a page has no other', () => {
+    const twin = { signals: { ...base, paragraphs: [opening] }, listedPages: 0 };
+    assert.deepEqual(distinctDescriptions([twin, twin], () => () => false), [opening, opening]);
   });
 });

@@ -2,8 +2,8 @@
 // purpose line ("SELECT — retrieve rows from a table or view"), its meta description, its first
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
-import { isBoilerplateDescription } from './boilerplate.ts';
-import { compactKey, normalizeWhitespace, splitSentences, withoutNumbering } from './text.ts';
+import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, withoutNumbering } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -14,6 +14,8 @@ export interface DescriptionSignals {
   /** Titles of the pages this one lists as its contents, in order. */
   childTitles: readonly string[];
   headings: readonly string[];
+  /** The terms the page's glossary defines, in order. */
+  terms: readonly string[];
   /** The page's first <h1>: "Source code for sphinx.builders.html" where the title is the module's name. */
   h1: string | null;
   /** The page's own links (outside its chrome): what an index or a list of links points to. */
@@ -22,7 +24,7 @@ export interface DescriptionSignals {
 
 const MAX_WORDS = 25;
 const NOISE =
-  /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|see\s+also\b|source\s+code:)/iu;
+  /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated?|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|default:|see\s+also\b|source\s+code:)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
 const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are|between|namely))+$/i;
 
@@ -40,12 +42,13 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   const meta = usable(signals.metaDescription);
   if (meta) return shorten(meta);
   // "Are you tired of writing docstrings that look like this:" leads to an example, which the
-  // description cannot show: a later paragraph that states something is the better one.
+  // description cannot show, and "This allows…" follows from a paragraph before it: a later
+  // paragraph that states something is the better one.
   let leadIn: string | null = null;
   for (const paragraph of signals.paragraphs) {
     const text = usable(paragraph);
     if (!text || wordCount(text) < 4 || isSynopsis(text, signals.title)) continue;
-    if (!leadsOn(text)) return shorten(text);
+    if (!leadsOn(text) && !CONTINUES.test(text)) return shorten(text);
     leadIn ??= text;
   }
   if (leadIn) return shorten(leadIn);
@@ -53,6 +56,9 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   // is, where no paragraph does; its parts' names would not.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   if (shortPurpose) return shorten(capitalize(shortPurpose));
+  // A glossary without a lead paragraph: its first definition describes one term, not the page.
+  const terms = summarizeTerms(signals.terms);
+  if (terms) return terms;
   const children = summarizeTitles(signals.childTitles);
   if (children) return children;
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
@@ -60,12 +66,42 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
-  const headings = summarizeTitles(signals.headings.filter(isPart));
+  const headings = summarizeHeadings(signals.headings.filter(isPart));
   if (headings) return headings;
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
   return summarizeTitles(signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text)));
+}
+
+/**
+ * Each page's description, no two alike where a page has another to give: of pages that would
+ * share one (a contents page quoting its first entry's opening, two pages opening with the same
+ * warning), the page listing the fewest others keeps it, the rest are described without it.
+ */
+export function distinctDescriptions(
+  pages: ReadonlyArray<{ signals: DescriptionSignals; listedPages: number }>,
+  isRepeatedFor: (index: number) => (text: string) => boolean,
+): string[] {
+  const descriptions = pages.map(({ signals }, index) => describePage(signals, isRepeatedFor(index)));
+  const byText = new Map<string, number[]>();
+  descriptions.forEach((description, index) => {
+    if (!description) return;
+    const key = compactKey(description);
+    const sharing = byText.get(key);
+    if (sharing) sharing.push(index);
+    else byText.set(key, [index]);
+  });
+  for (const [key, indexes] of byText) {
+    if (indexes.length < 2) continue;
+    const [, ...others] = [...indexes].sort((a, b) => pages[a].listedPages - pages[b].listedPages || a - b);
+    for (const index of others) {
+      const isRepeated = isRepeatedFor(index);
+      const again = describePage(pages[index].signals, (text) => isRepeated(text) || compactKey(shorten(text)) === key);
+      if (again && compactKey(again) !== key) descriptions[index] = again;
+    }
+  }
+  return descriptions;
 }
 
 /** A stated purpose as short as "A Git Glossary" can describe its page; shorter ones ("Intro") cannot. */
@@ -83,9 +119,11 @@ function leadsOn(text: string): boolean {
   return (POINTS_AHEAD.test(text) || POINTS_ELSEWHERE.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
 }
 
+/** "This allows Python users to share…", "Otherwise, before reporting a bug…": a paragraph that goes on from the one before it. */
+const CONTINUES = /^(?:(?:this|that|it)\s+(?:allows?|means|makes|lets|enables|gives|is\s+why|is\s+because|was)\b|(?:otherwise|however|instead|therefore|thus)\b)/i;
 const POINTS_AHEAD = /\b(?:like this|as follows|the following|below|using|with|e\.g\.)\s*:$/i;
-/** "See Section 19.9 for more information about setting up SSL.", "For additional information on tuning these settings, see Section 30.5." */
-const POINTS_ELSEWHERE = /^(?:see\b|for (?:more|additional|further) (?:information|details)\b)/i;
+/** "See Section 19.9 for more information about setting up SSL.", "For details on how to add your own checks…, see the System check topic guide." */
+const POINTS_ELSEWHERE = /^(?:see\b|for (?:(?:more|additional|further) )?(?:information|details)\b)/i;
 
 /** "sphinx-build [options] <sourcedir> <outputdir>": a command's usage line, under its Synopsis. */
 function isSynopsis(text: string, title: string): boolean {
@@ -112,6 +150,7 @@ function isNavigation(text: string): boolean {
  */
 export function shorten(text: string): string {
   const sentences = splitSentences(text);
+  if (sentences.length > 1 && isGreeting(sentences[0])) sentences.shift();
   const kept: string[] = [];
   for (const sentence of sentences) {
     if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
@@ -130,13 +169,24 @@ function withoutDanglingEnd(words: string): string {
 }
 
 /**
+ * A page's parts: "Covers A, B, C and more." A page of questions (a FAQ) is summed up by the topics
+ * its questions are grouped under, or by its first questions when it has no such topics.
+ */
+function summarizeHeadings(headings: readonly string[]): string {
+  const questions = headings.filter((heading) => QUESTION.test(heading));
+  if (questions.length * 2 <= headings.length) return summarizeTitles(headings);
+  const topics = headings.filter((heading) => !QUESTION.test(heading));
+  return topics.length >= 2 ? summarizeTitles(topics) : shorten(questions.join(' '));
+}
+
+/**
  * A contents page's description from its entries: "Numeric, Monetary and Character types, and
  * more." when most entries end in the same word, else "Covers A, B, C and more.".
  */
 export function summarizeTitles(titles: readonly string[]): string {
   const clean = [...new Set(titles.map((title) => withoutNumbering(normalizeWhitespace(title)).replace(/[:.]+$/, '')).filter(Boolean))];
   if (clean.length === 0) return '';
-  const shown = clean.slice(0, 5);
+  const shown = clean.slice(0, MAX_LISTED);
   const more = clean.length > shown.length ? ', and more' : '';
   const lastWords = shown.map((title) => title.split(/\s+/).pop()!.toLowerCase());
   const common = lastWords[0];
@@ -144,12 +194,18 @@ export function summarizeTitles(titles: readonly string[]): string {
     const heads = shown.map((title) => title.slice(0, title.lastIndexOf(' ')));
     return `${capitalize(listOf(heads))} ${common}${more}.`;
   }
-  return `Covers ${listOf(shown)}${more}.`;
+  return `Covers ${listOf(clean, MAX_LISTED)}.`;
 }
 
-function listOf(items: readonly string[]): string {
-  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+/** "Defines builder, configuration directory, directive, document name and domain, and more." (">>>" names nothing.) */
+function summarizeTerms(terms: readonly string[]): string {
+  const named = [...new Set(terms.filter((term) => /\p{L}/u.test(term)))];
+  if (named.length < 3) return '';
+  return `Defines ${listOf(named, MAX_LISTED)}.`;
 }
+
+/** Entries, parts or terms a description names before "and more". */
+const MAX_LISTED = 5;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

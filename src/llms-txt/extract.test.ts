@@ -115,6 +115,28 @@ test('firstMeaningfulParagraph passes over paragraphs inside source code', () =>
   assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), '');
 });
 
+test("firstMeaningfulParagraph reads no answer of a FAQ, but the text under a page title that asks a question", () => {
+  const faq = new DOMParser().parseFromString(
+    `<div><h1>Python on Windows FAQ</h1><h2>How do I run a Python program under Windows?</h2><p>This is not necessarily a straightforward question, as it turns out for many users.</p>
+     <h2>Installing</h2><p>Python installers for Windows come from python.org and from the Microsoft Store alike.</p></div>`,
+    'text/html',
+  );
+  assert.equal(firstMeaningfulParagraph(faq.querySelector('div') as unknown as HTMLElement), '');
+  const titled = new DOMParser().parseFromString(
+    `<div><h2>1. What Is PostgreSQL?</h2><p>PostgreSQL is an object-relational database management system based on POSTGRES.</p></div>`,
+    'text/html',
+  );
+  assert.equal(firstMeaningfulParagraph(titled.querySelector('div') as unknown as HTMLElement), 'PostgreSQL is an object-relational database management system based on POSTGRES.');
+});
+
+test("firstMeaningfulParagraph reads no glossary's definition", () => {
+  const doc = new DOMParser().parseFromString(
+    `<div><h1>Glossary</h1><dl class="glossary"><dt>builder</dt><dd><p>A class that takes parsed documents and performs an action on them.</p></dd></dl></div>`,
+    'text/html',
+  );
+  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), '');
+});
+
 test('titleFromUrl turns the last path segment into words', () => {
   assert.equal(titleFromUrl('https://acme.dev/docs/api_keys-and-tokens/'), 'Api keys and tokens');
   assert.equal(titleFromUrl('https://www.acme.dev/'), 'acme.dev');

@@ -1,11 +1,11 @@
 // One page's HTML → its title, description, site name, language and main content as markdown.
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { isBoilerplateDescription, isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
+import { isAnsweredQuestion, isBoilerplateDescription, isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { metadataFromHead, readMetadata, type PageMetadata } from './metadata.ts';
-import type { PageOutline } from './outline.ts';
+import { ASIDE_CLASSES, type PageOutline } from './outline.ts';
 import { normalizeWhitespace, summarizeToSentences } from './text.ts';
 import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
 
@@ -244,15 +244,25 @@ function trimToText(root: HTMLElement, maxChars: number): void {
   if ((root.textContent?.length ?? 0) > maxChars) visit(root);
 }
 
+const NOT_THE_PAGES_TEXT = ['pre', 'dl.glossary', ...ASIDE_CLASSES.map((name) => `.${name}`)].join(', ');
+
 /**
  * The first paragraph with a real sentence in it (see isMeaningfulParagraph). Not one inside a
  * <pre>: that is source code (Readability makes paragraphs of the blocks of Sphinx's source pages).
+ * Nor one past a question heading (see isAnsweredQuestion): a FAQ's answers do not describe it;
+ * nor a glossary's definition (the page is described by its terms), a note, a warning or a
+ * language switcher.
  */
 export function firstMeaningfulParagraph(root: HTMLElement): string {
-  for (const paragraph of root.querySelectorAll('p')) {
-    if (paragraph.closest('pre')) continue;
-    const text = normalizeWhitespace(paragraph.textContent);
-    const linkChars = [...paragraph.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
+  let headingsSeen = 0;
+  for (const element of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')) {
+    if (element.localName !== 'p') {
+      if (isAnsweredQuestion(normalizeWhitespace(element.textContent), Number(element.localName[1]), headingsSeen++)) return '';
+      continue;
+    }
+    if (element.closest(NOT_THE_PAGES_TEXT) || element.querySelector('a[hreflang]')) continue;
+    const text = normalizeWhitespace(element.textContent);
+    const linkChars = [...element.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
     if (isMeaningfulParagraph(text, linkChars)) return text;
   }
   return '';

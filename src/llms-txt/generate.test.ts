@@ -68,6 +68,30 @@ const MANUAL: PageInput[] = [
   ].map(([name, title, paragraph]) => ({ url: `https://acme.dev/manual/${name}.html`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${paragraph}</p></body></html>` })),
 ];
 
+// A manual in several languages, like Apache httpd's: a language switcher on every page, a home page that is
+// only grouped contents, a translated page among the English ones, and a page two contents pages list.
+const page = (title: string, body: string, lang = 'en') =>
+  `<html lang="${lang}"><head><title>${title}</title></head><body class="no-sidebar"><div class="toplang"><p><span>Available Languages: </span>
+  <a href="/de/x.html" hreflang="de" rel="alternate">de</a> | <a href="/en/x.html">en</a> | <a href="/fr/x.html" hreflang="fr" rel="alternate">fr</a></p></div>
+  <h1>${title}</h1>${body}</body></html>`;
+const MULTILINGUAL_MANUAL: PageInput[] = [
+  {
+    url: 'https://acme.dev/en/index.html',
+    html: page('Acme Server', `<h2>Release Notes</h2><ul><li><a href="new_features.html">New features</a></li><li><a href="upgrading.html">Upgrading</a></li>
+      <li><a href="compat.html">Compatibility</a></li></ul>
+      <h2>Reference Manual</h2><ul><li><a href="quickreference.html">Directive Quick Reference</a></li><li><a href="mod/index.html">Modules</a></li></ul>
+      <h2>Users' Guide</h2><ul><li><a href="caching.html">Caching</a></li><li><a href="logs.html">Log files</a></li></ul>`),
+  },
+  { url: 'https://acme.dev/en/new_features.html', html: page('Overview of new features in Acme Server 2.4', '<p>This document describes some of the major changes between versions of Acme.</p><ul><li><a href="mod/mod_cache.html">mod_cache</a></li></ul>') },
+  { url: 'https://acme.dev/en/upgrading.html', html: page('Atualizando para o Acme 2.4', '<p>Este documento descreve as mudanças do servidor Acme que afetam a configuração.</p><ul><li><a href="mod/mod_cache.html">mod_cache</a></li></ul>', 'pt-br') },
+  { url: 'https://acme.dev/en/compat.html', html: page('Compatibility', '<p>Compatibility notes list what changed for existing configurations.</p>') },
+  { url: 'https://acme.dev/en/quickreference.html', html: page('Directive Quick Reference', '<p>The directive quick reference shows the usage of each Acme configuration directive.</p>') },
+  { url: 'https://acme.dev/en/mod/index.html', html: page('Modules', '<p>Below is a list of all of the modules that come with the server.</p><ul><li><a href="mod_cache.html">mod_cache</a></li></ul>') },
+  { url: 'https://acme.dev/en/mod/mod_cache.html', html: page('mod_cache', '<p>An HTTP caching filter for responses from the origin.</p>') },
+  { url: 'https://acme.dev/en/caching.html', html: page('Caching', '<p>Caching makes an Acme server answer repeated requests without the origin.</p>') },
+  { url: 'https://acme.dev/en/logs.html', html: page('Log files', '<p>Log files record every request the server answers and every error it meets.</p>') },
+];
+
 async function* arriving(pages: PageInput[]): AsyncGenerator<PageInput> {
   for (const page of pages) yield page;
 }
@@ -79,6 +103,32 @@ describe('generateLlmsTxt', () => {
     assert.equal(document.summary, 'This book is the official documentation of Acme.');
     const preface = document.sections.flatMap((section) => section.links).find((link) => link.title === 'Preface');
     assert.equal(preface?.notes, 'To make the large amount of information about Acme manageable, this book has been organized in several parts.');
+  });
+
+  test("a site that says nothing about itself is summed up by its home page's parts, not by a language switcher, a translation or a page about itself", async () => {
+    const result = await generateLlmsTxt(arriving(MULTILINGUAL_MANUAL), { siteUrl: 'https://acme.dev/en/index.html', method: 'simple' });
+    const document = parseLlmsTxt(result.llmsTxt);
+    assert.equal(document.summary, "Acme Server: Release Notes, Reference Manual and Users' Guide.");
+    const sectionOf = (title: string) => document.sections.find((section) => section.links.some((link) => link.title === title))?.name;
+    // Listed by the modules' index and by a translated release note: the index, in its folder, is its parent.
+    assert.equal(sectionOf('mod_cache'), 'Reference Manual');
+    assert.equal(sectionOf('Overview of new features in Acme Server 2.4'), 'Optional');
+  });
+
+  test('without sections of the site\'s own, pages are listed in its reading order, not by how often they are linked', async () => {
+    const chapter = (n: number) => ({
+      url: `https://acme.dev/ch0${n}.html`,
+      html: `<html><head><title>Chapter ${n}</title></head><body><h1>Chapter ${n}</h1><p>Chapter ${n} explains one part of the Acme shelving system in detail.</p>
+        <p>See <a href="ch03.html">chapter 3</a> for the parts list.</p></body></html>`,
+    });
+    const home = {
+      url: 'https://acme.dev/index.html',
+      html: `<html><head><title>Acme Guide</title></head><body><h1>Acme Guide</h1><div class="toc"><ul><li><a href="ch01.html">Chapter 1</a></li>
+        <li><a href="ch02.html">Chapter 2</a></li><li><a href="ch03.html">Chapter 3</a></li></ul></div></body></html>`,
+    };
+    const result = await generateLlmsTxt(arriving([home, chapter(1), chapter(2), chapter(3)]), { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const titles = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => link.title));
+    assert.deepEqual(titles, ['Acme Guide', 'Chapter 1', 'Chapter 2', 'Chapter 3']);
   });
 
   test('simple: a valid llms.txt from page metadata, with site-wide boilerplate removed', async () => {

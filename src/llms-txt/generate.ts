@@ -6,7 +6,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
-import { describePage, shorten } from './description.ts';
+import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
 import { describeFromContent, extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
 import { outlinePage, type PageOutline } from './outline.ts';
@@ -155,22 +155,25 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
   const saysOnlyTheSummary = repeatsSummary(site.summary);
   await yieldToEventLoop();
+  const signalsOf = (node: MapNode, index: number): DescriptionSignals => ({
+    title: simple[index].title,
+    purposeLine: node.outline.purposeLine,
+    metaDescription: extracted[index].metaDescription,
+    paragraphs: [...node.outline.paragraphs, extracted[index].firstParagraph],
+    childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
+    headings: extracted[index].headings,
+    terms: node.outline.terms,
+    h1: node.outline.h1,
+    linkTexts: node.outline.links.map((link) => link.text),
+  });
+  const descriptions = distinctDescriptions(
+    chosen.map((node, index) => ({ signals: signalsOf(node, index), listedPages: node.children.length })),
+    (index) => (chosen[index] === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
+  );
   const pages: DescribedPage[] = chosen.map((node, index) => ({
     url: node.url,
     title: node === map.home ? site.name : simple[index].title,
-    description: describePage(
-      {
-        title: simple[index].title,
-        purposeLine: node.outline.purposeLine,
-        metaDescription: extracted[index].metaDescription,
-        paragraphs: [...node.outline.paragraphs, extracted[index].firstParagraph],
-        childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
-        headings: extracted[index].headings,
-        h1: node.outline.h1,
-        linkTexts: node.outline.links.map((link) => link.text),
-      },
-      node === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text),
-    ),
+    description: descriptions[index],
     section: null,
     rank: index,
     contentHash: byUrl.get(node.url)?.contentHash,
@@ -280,7 +283,8 @@ function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): str
 function placeInSections(map: SiteMap, chosen: readonly MapNode[], pages: DescribedPage[]): DescribedPage[] {
   const pageOf = new Map(chosen.map((node, index) => [node, pages[index]]));
   const sections = sectionsFromMap(map, chosen.filter((node) => !node.secondary));
-  if (!sections) return pages;
+  // Without the site's own parts, sections come from URL folders (render), each in reading order.
+  if (!sections) return [...chosen].sort((a, b) => a.order - b.order).map((node) => pageOf.get(node)!);
   const ordered: DescribedPage[] = [];
   for (const section of sections) {
     for (const node of section.nodes) {

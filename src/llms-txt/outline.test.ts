@@ -85,3 +85,109 @@ test('a paragraph that is mostly links lists other pages: it is not one of the p
   const outline = outlinePage(html, 'https://docs.example/gitglossary.html');
   assert.deepEqual(outline.paragraphs, ['Read the tutorial first: it walks through a first repository step by step.']);
 });
+
+test('a "previous"/"next" link is the reading order, not a contents entry, even inside a navigation menu', () => {
+  // Python's theme repeats Sphinx's sidebar, "Previous topic" included, in a <nav class="menu">.
+  const html = `<html><body><nav class="menu"><h4>Previous topic</h4>
+    <p class="topless"><a href="../reference/grammar.html" title="previous chapter">10. Full Grammar specification</a></p>
+    <ul><li><a href="intro.html">Introduction</a></li></ul></nav>
+    <div class="body"><h1>The Python Standard Library</h1><ul><li><a href="functions.html">Built-in Functions</a></li></ul>
+    <div class="buttons"><a href="constants.html" rel="next">Built-in Constants</a></div></div></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/library/index.html');
+  assert.deepEqual(
+    outline.links.map((link) => [link.url, link.kind]),
+    [
+      ['https://docs.example/library/intro.html', 'toc'],
+      ['https://docs.example/library/functions.html', 'toc'],
+    ],
+  );
+});
+
+test('a link opening a list item or a table cell that points into another page is a reference, not a contents entry', () => {
+  const html = `<html><body><div class="body"><h1>Built-in Types</h1>
+    <table><tr><td><p><a href="math.html#math.trunc"><code>math.trunc(x)</code></a></p></td><td><p>x truncated to Integral</p></td></tr></table>
+    <ul class="simple"><li><p><a href="../library/math.html#module-math">math</a> functions comb() and perm() are now faster.</p></li>
+      <li><a href="numeric.html">Numeric and Mathematical Modules</a></li></ul>
+    <div class="toctree-wrapper"><ul><li><a href="stdtypes.html#truth-value-testing">Truth Value Testing</a></li></ul></div></div></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/library/stdtypes.html');
+  assert.deepEqual(
+    outline.links.map((link) => [link.url, link.kind]),
+    [
+      ['https://docs.example/library/math.html', 'prose'],
+      ['https://docs.example/library/math.html', 'prose'],
+      ['https://docs.example/library/numeric.html', 'toc'],
+      // A contents block's entries stay entries, sections of a page included.
+      ['https://docs.example/library/stdtypes.html', 'toc'],
+    ],
+  );
+});
+
+test("a FAQ's answers are not its paragraphs; a page whose own title is a question keeps its text", () => {
+  const faq = `<html><body><h1>Design and History FAQ</h1><p>Answers to questions about the design of the language.</p>
+    <h2>Why does Python use indentation for grouping of statements?</h2><p>Guido van Rossum believes that using indentation for grouping is extremely elegant.</p>
+    <h2>Design notes</h2><p>Later text, past the first question, is more answers.</p></body></html>`;
+  const outline = outlinePage(faq, 'https://docs.example/faq/design.html');
+  assert.deepEqual(outline.paragraphs, ['Answers to questions about the design of the language.']);
+  assert.equal(outline.firstParagraph, 'Answers to questions about the design of the language.');
+  const titled = outlinePage(
+    `<html><body><h2>1. What Is PostgreSQL?</h2><p>PostgreSQL is an object-relational database management system based on POSTGRES.</p></body></html>`,
+    'https://docs.example/intro-whatis.html',
+  );
+  assert.equal(titled.firstParagraph, 'PostgreSQL is an object-relational database management system based on POSTGRES.');
+});
+
+test("a glossary's terms are read in order; another definition list's are not", () => {
+  const html = `<html><body><h1>Glossary</h1><dl class="simple glossary">
+    <dt id="term-0">&gt;&gt;&gt;<a class="headerlink" href="#term-0">¶</a></dt><dd><p>The default Python prompt of the interactive shell.</p></dd>
+    <dt id="term-abstract-base-class">abstract base class</dt><dd><p>Abstract base classes complement duck-typing.</p></dd></dl>
+    <dl class="py function"><dt>open(file)</dt><dd><p>Open file and return a stream.</p></dd></dl></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/glossary.html');
+  assert.deepEqual(outline.terms, ['>>>', 'abstract base class']);
+  assert.deepEqual(outline.paragraphs, []);
+});
+
+test('a labelled row of links is a list of entries; a link after words of the item is prose', () => {
+  // Django's home page: "Models: Introduction to models | Field types | …" under "The model layer".
+  const html = `<html><body><div class="nav">&laquo; <a href="faq.html" title="FAQ">previous</a> | <a href="index.html">up</a> | <a href="intro.html">next</a> &raquo;</div>
+    <h2>The model layer</h2><ul><li><strong>Models:</strong> <a href="topics/db/models.html">Introduction to models</a> |
+      <a href="ref/models/fields.html">Field types</a></li>
+    <li>See <a href="topics/db/queries.html">Making queries</a> for the query API.</li></ul></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/index.html');
+  assert.deepEqual(
+    outline.links.map((link) => [link.url, link.kind, link.group]),
+    [
+      ['https://docs.example/topics/db/models.html', 'toc', 'The model layer'],
+      ['https://docs.example/ref/models/fields.html', 'toc', 'The model layer'],
+      ['https://docs.example/topics/db/queries.html', 'prose', 'The model layer'],
+    ],
+  );
+});
+
+test("a class on <body> names the page's layout: a page without a sidebar is not all navigation", () => {
+  const html = `<html><body class="no-sidebar"><div class="section"><h2>Definitions</h2><dl><dt>MIME-type</dt>
+    <dd>A way to describe the kind of document being transmitted. See: <a href="mod/mod_mime.html">mod_mime</a></dd></dl>
+    <div class="toplang"><p>Available Languages: <a href="../de/glossary.html" hreflang="de">de</a> | <a href="glossary.html">en</a></p></div>
+    <p>This glossary defines some of the common terminology related to web serving.</p></div></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/en/glossary.html');
+  assert.deepEqual(
+    outline.links.map((link) => [link.url, link.kind]),
+    [
+      ['https://docs.example/en/mod/mod_mime.html', 'prose'],
+      ['https://docs.example/de/glossary.html', 'prose'],
+      ['https://docs.example/en/glossary.html', 'prose'],
+    ],
+  );
+  // A language switcher is not one of the page's paragraphs.
+  assert.deepEqual(outline.paragraphs, ['This glossary defines some of the common terminology related to web serving.']);
+});
+
+test("a note or a warning box is not the page's text; a box of a title of its own is", () => {
+  const html = `<html><body><h1>Working with forms</h1>
+    <div class="admonition important"><p class="admonition-title">Important</p><p>Please report security issues only to security@example.com.</p></div>
+    <div class="admonition-about-this-document admonition"><p class="first admonition-title">About this document</p>
+      <p>This document provides an introduction to the basics of web forms and how they are handled.</p></div>
+    <div class="note"><p>DocBook's notes are asides too, whatever they say about the page.</p></div></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/topics/forms/');
+  assert.deepEqual(outline.paragraphs, ['About this document', 'This document provides an introduction to the basics of web forms and how they are handled.']);
+  assert.equal(outline.firstParagraph, 'This document provides an introduction to the basics of web forms and how they are handled.');
+});

@@ -5,7 +5,7 @@
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
-import { isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
+import { isAnsweredQuestion, isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { normalizeWhitespace } from './text.ts';
 
@@ -42,6 +42,8 @@ export interface PageOutline {
   /** The first paragraphs of the content, to find text that many pages share. */
   paragraphs: string[];
   headings: string[];
+  /** The first terms a glossary on the page defines (see GLOSSARY_CLASS). */
+  terms: string[];
   links: OutlineLink[];
   canonical: string | null;
   /** `<meta http-equiv="refresh">` target: the page stands for that URL. */
@@ -58,18 +60,24 @@ const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|
 const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
 const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
 const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
-// "See also" boxes: pointers to other parts of the site, not this page's entries or its text.
-const SEE_ALSO_CLASS = /(?:^|\s)seealso(?:$|\s)/;
+// Asides: "See also" boxes (pointers to other parts of the site), notes, tips and warnings (Sphinx's
+// admonitions, DocBook's boxes): not this page's entries, nor its text. (An admonition of a title of
+// its own, Django's "About this document", is the page's text.)
+export const ASIDE_CLASSES = ['seealso', 'note', 'tip', 'hint', 'important', 'warning', 'caution', 'attention', 'danger'];
+const ASIDE_CLASS = new RegExp(`(?:^|\\s)(?:${ASIDE_CLASSES.join('|')})(?:$|\\s)`);
+// Sphinx's glossary directive (and themes that follow it): a definition list of the site's terms.
+const GLOSSARY_CLASS = /(?:^|\s)glossary(?:$|\s)/;
 
 interface ClassKind {
   chrome: boolean;
   nav: boolean;
   caption: boolean;
   refnamediv: boolean;
-  seeAlso: boolean;
+  aside: boolean;
+  glossary: boolean;
 }
 
-const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false, seeAlso: false };
+const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false, aside: false, glossary: false };
 // A site writes the same few class lists on every page: each is matched once, not once per element.
 const classKinds = new Map<string, ClassKind>();
 const MAX_CLASS_KINDS = 10_000;
@@ -86,7 +94,8 @@ function classKind(classes: string): ClassKind {
       nav: NAV_CLASS.test(classes),
       caption: CAPTION_CLASS.test(classes),
       refnamediv: REFNAMEDIV_CLASS.test(classes),
-      seeAlso: SEE_ALSO_CLASS.test(classes),
+      aside: ASIDE_CLASS.test(classes),
+      glossary: GLOSSARY_CLASS.test(classes),
     };
     if (classes.length > MAX_CACHED_CLASS_CHARS) return kind;
     if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
@@ -95,6 +104,58 @@ function classKind(classes: string): ClassKind {
   }
   return kind;
 }
+
+/** Text being collected for the element that asked for it. */
+interface CollectedText {
+  kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label' | 'term';
+  tag: string;
+  parts: string[];
+  level?: number;
+  /** How much of the text is link text. */
+  linkChars: number;
+  /** Whether it links to the page in another language (`hreflang`): a language switcher ("Available Languages: en | ko"). */
+  switchesLanguage: boolean;
+}
+
+function collecting(kind: CollectedText['kind'], tag: string, level?: number): CollectedText {
+  return { kind, tag, parts: [], level, linkChars: 0, switchesLanguage: false };
+}
+
+interface PendingLink {
+  href: string;
+  parts: string[];
+  afterText: boolean;
+  /** A "previous"/"next" link: the reading order's neighbour, not a contents entry. */
+  sequence: boolean;
+}
+
+// Sphinx's "Previous topic"/"Next topic" links, which some themes repeat inside a navigation menu.
+const SEQUENCE_TITLE = /^(?:previous|next) (?:chapter|topic|page)$/i;
+const SEQUENCE_REL = /(?:^|\s)(?:prev|previous|next)(?:$|\s)/i;
+// "« previous | up | next »" (Django's theme): links named only by their place in the reading order.
+const SEQUENCE_TEXT = /^[«‹←<\s]*(?:prev|previous|next|up)(?:\s+(?:page|chapter|topic))?[\s»›→>]*$/i;
+
+/** Nothing, or a label of at most 40 characters ending in ":", says nothing about the link after it. */
+const MAX_LABEL_CHARS = 40;
+/** Past this much text (white space included), an item has said something. */
+const MAX_ITEM_CHARS = 400;
+const SEPARATORS = /[\s|·•,/–—-]+/g;
+
+const WORD_CHAR = /[^\s|·•,/–—-]/;
+
+function saysSomething(texts: readonly string[]): boolean {
+  // Most texts between an item's tags are white space: no copy of them.
+  let words = '';
+  for (const text of texts) if (WORD_CHAR.test(text)) words += text;
+  if (words === '') return false;
+  words = words.slice(0, MAX_ITEM_CHARS).replace(SEPARATORS, ' ').trim();
+  return words.length > MAX_LABEL_CHARS || !words.endsWith(':') || /[.!?;]/.test(words);
+}
+
+function isSequenceLink(attrs: Record<string, string>): boolean {
+  return (attrs.rel !== undefined && SEQUENCE_REL.test(attrs.rel)) || (attrs.title !== undefined && SEQUENCE_TITLE.test(attrs.title));
+}
+
 const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
 const ITEM_TAGS = new Set(['li', 'dt', 'dd', 'td', 'th']);
 const HEADING = /^h[1-6]$/;
@@ -103,6 +164,7 @@ const SKIP_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg'
 const MAX_LINKS = 1500;
 const MAX_PARAGRAPHS = 6;
 const MAX_HEADINGS = 30;
+const MAX_TERMS = 12;
 const MAX_JSON_LD_CHARS = 50_000;
 const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
 
@@ -121,7 +183,8 @@ interface Frame {
   chrome: boolean;
   nav: boolean;
   caption: boolean;
-  seeAlso: boolean;
+  aside: boolean;
+  glossary: boolean;
 }
 
 /**
@@ -143,6 +206,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
     firstParagraph: '',
     paragraphs: [],
     headings: [],
+    terms: [],
     links: [],
     canonical: null,
     refresh: null,
@@ -153,21 +217,28 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
   let chromeDepth = 0;
   let navDepth = 0;
   let captionDepth = 0;
-  let seeAlsoDepth = 0;
+  let asideDepth = 0;
+  let glossaryDepth = 0;
   let listDepth = 0;
   let itemDepth = 0;
   let skipDepth = 0;
   // A link opening a list item is an entry of a list of links; one after text in the item is prose.
-  let itemHasText = false;
+  // A label ("Models:") and the separators of a row of links ("Overview | Installation") are not
+  // text (see saysSomething): the item's own texts so far, read when a link opens.
+  const itemTexts: string[] = [];
+  let itemChars = 0;
   let group: string | null = null;
   const lastAtDepth: number[] = [];
 
-  // Text being collected for the element that asked for it.
-  let text: { kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label'; tag: string; parts: string[]; level?: number; linkChars: number } | null = null;
+  let text: CollectedText | null = null;
   let jsonLd: string[] | null = null;
-  const linkStack: Array<{ href: string; parts: string[]; afterText: boolean }> = [];
+  const linkStack: PendingLink[] = [];
   let awaitingPurpose: 'next-cell' | 'refname' | 'name-section' | null = null;
   let refnamediv = false;
+  // Headings read so far outside the chrome; past a question heading (see isAnsweredQuestion) the
+  // page's paragraphs are answers.
+  let headingsSeen = 0;
+  let answering = false;
 
   const resolve = (href: string): string | null => {
     try {
@@ -198,35 +269,42 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         if (name === 'link') return readLink(attrs);
         if (VOID_TAGS.has(name)) return;
 
-        const kind = classKind(classes);
+        // A class on <body> or <html> names the page's layout ("no-sidebar"), not a part of it.
+        const kind = name === 'body' || name === 'html' ? PLAIN : classKind(classes);
         const chrome =
           name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id));
         const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
         const caption = kind.caption || name === 'caption' || name === 'legend';
-        stack.push({ tag: name, chrome, nav, caption, seeAlso: kind.seeAlso });
-        if (kind.seeAlso) seeAlsoDepth++;
+        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary });
+        if (kind.aside) asideDepth++;
+        if (kind.glossary) glossaryDepth++;
         if (chrome) chromeDepth++;
         if (nav) navDepth++;
         if (caption) {
           captionDepth++;
-          if (captionDepth === 1 && !text) text = { kind: 'caption', tag: name, parts: [], linkChars: 0 };
+          if (captionDepth === 1 && !text) text = collecting('caption', name);
         }
         if (LIST_TAGS.has(name)) listDepth++;
         if (ITEM_TAGS.has(name)) {
           itemDepth++;
-          itemHasText = false;
+          itemTexts.length = 0;
+          itemChars = 0;
         }
         if (kind.refnamediv) refnamediv = true;
 
-        if (name === 'title' && !text) text = { kind: 'title', tag: name, parts: [], linkChars: 0 };
-        else if (HEADING.test(name) && !text) text = { kind: 'heading', tag: name, parts: [], level: Number(name[1]), linkChars: 0 };
-        else if (name === 'p' && refnamediv && !outline.purposeLine && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
-        else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
-        else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = { kind: 'purpose', tag: name, parts: [], linkChars: 0 };
-        else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = { kind: 'label', tag: name, parts: [], linkChars: 0 };
-        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && seeAlsoDepth === 0 && !text) text = { kind: 'paragraph', tag: name, parts: [], linkChars: 0 };
+        if (name === 'title' && !text) text = collecting('title', name);
+        else if (HEADING.test(name) && !text) text = collecting('heading', name, Number(name[1]));
+        else if (name === 'p' && refnamediv && !outline.purposeLine && !text) text = collecting('purpose', name);
+        else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = collecting('purpose', name);
+        else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = collecting('purpose', name);
+        else if (name === 'dt' && glossaryDepth > 0 && chromeDepth === 0 && !text) text = collecting('term', name);
+        else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = collecting('label', name);
+        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && asideDepth === 0 && !text) text = collecting('paragraph', name);
 
-        if (name === 'a' && attrs.href !== undefined && skipDepth === 0) linkStack.push({ href: attrs.href, parts: [], afterText: itemHasText });
+        if (name === 'a' && attrs.hreflang && text) text.switchesLanguage = true;
+        if (name === 'a' && attrs.href !== undefined && skipDepth === 0) {
+          linkStack.push({ href: attrs.href, parts: [], afterText: itemDepth > 0 && saysSomething(itemTexts), sequence: isSequenceLink(attrs) });
+        }
       },
       ontext(data) {
         if (jsonLd) jsonLd.push(data);
@@ -234,7 +312,10 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         text?.parts.push(data);
         if (text && linkStack.length > 0) text.linkChars += data.trim().length;
         for (const link of linkStack) link.parts.push(data);
-        if (linkStack.length === 0 && /\S/.test(data)) itemHasText = true;
+        if (linkStack.length === 0 && itemDepth > 0 && itemChars <= MAX_ITEM_CHARS) {
+          itemTexts.push(data);
+          itemChars += data.length;
+        }
       },
       onclosetag(name, implied) {
         void implied;
@@ -253,7 +334,8 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         if (frame.chrome) chromeDepth--;
         if (frame.nav) navDepth--;
         if (frame.caption) captionDepth--;
-        if (frame.seeAlso) seeAlsoDepth--;
+        if (frame.aside) asideDepth--;
+        if (frame.glossary) glossaryDepth--;
         if (LIST_TAGS.has(frame.tag)) listDepth--;
         if (ITEM_TAGS.has(frame.tag)) itemDepth--;
       },
@@ -287,14 +369,17 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
     }
   }
 
-  function addLink(link: { href: string; parts: string[]; afterText: boolean }) {
-    if (chromeDepth > 0 || outline.links.length >= MAX_LINKS) return;
+  function addLink(link: PendingLink) {
+    if (chromeDepth > 0 || link.sequence || outline.links.length >= MAX_LINKS) return;
     if (/^\s*(?:#|javascript:|mailto:|tel:)/i.test(link.href)) return;
     const target = resolve(link.href);
     if (!target) return;
     const linkText = withoutPilcrow(normalizeWhitespace(link.parts.join('')));
-    if (!linkText) return;
-    const toc = navDepth > 0 || (itemDepth > 0 && !link.afterText && seeAlsoDepth === 0);
+    if (!linkText || SEQUENCE_TEXT.test(linkText)) return;
+    // A link opening a list item or a table cell is a contents entry, unless it points into another
+    // page: "math.floor()" in a table of operations, "math" opening a changelog's item.
+    const crossReference = link.href.includes('#') && target !== url;
+    const toc = navDepth > 0 || (itemDepth > 0 && !link.afterText && asideDepth === 0 && !crossReference);
     const depth = toc ? Math.max(0, listDepth - 1) : 0;
     let parent = -1;
     if (toc) {
@@ -328,6 +413,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         if (chromeDepth === 0) {
           group = value;
           lastAtDepth.length = 0;
+          answering ||= isAnsweredQuestion(value, current.level ?? 1, headingsSeen++);
         }
         awaitingPurpose = /^name$/i.test(value) && !outline.purposeLine ? 'name-section' : awaitingPurpose;
         break;
@@ -336,6 +422,9 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
           group = value.replace(/:$/, '');
           lastAtDepth.length = 0;
         }
+        break;
+      case 'term':
+        if (value && outline.terms.length < MAX_TERMS) outline.terms.push(value);
         break;
       case 'label':
         awaitingPurpose = PURPOSE_LABEL.test(value) ? 'next-cell' : null;
@@ -347,7 +436,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         break;
       case 'paragraph':
         // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
-        if (value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS && current.linkChars <= value.length * LINK_LIST_SHARE) {
+        if (!answering && !current.switchesLanguage && value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS && current.linkChars <= value.length * LINK_LIST_SHARE) {
           outline.paragraphs.push(value);
           if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
         }

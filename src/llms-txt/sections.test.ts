@@ -89,6 +89,8 @@ describe('findOptionalPages', () => {
       'https://acme.dev/changelog',
       'https://acme.dev/docs/release-notes',
       'https://acme.dev/login',
+      'https://acme.dev/manual/en/license.html',
+      'https://acme.dev/COPYING',
       // Sphinx's highlighted source code (viewcode), beside the pages that document it.
       'https://acme.dev/_modules/acme/widgets.html',
     ];

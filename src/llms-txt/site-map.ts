@@ -115,8 +115,12 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
       if (!target || done.has(target) || target === node) return;
       const level = node.level + (link.kind === 'toc' ? 1 + Math.min(link.depth, 3) : PROSE_STEP);
       // On a tie the deeper page is the more specific parent: a chapter's sections hang under the
-      // chapter, not under the part page that also lists them.
-      const moreSpecific = level === target.level && target.via !== null && node.level > target.via.level;
+      // chapter, not under the part page that also lists them; between pages as deep, the one in
+      // the target's folder (a module under the modules' index, not under a release note).
+      const moreSpecific =
+        level === target.level &&
+        target.via !== null &&
+        (node.level > target.via.level || (node.level === target.via.level && sharedFolders(node, target) > sharedFolders(target.via, target)));
       if (level < target.level || moreSpecific) {
         if (level < target.level) queue.push(target, level);
         target.level = level;
@@ -126,6 +130,15 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
       }
     });
   }
+}
+
+/** How many folders of their paths two pages share: `/en/mod/index.html` and `/en/mod/core.html` two. */
+function sharedFolders(a: MapNode, b: MapNode): number {
+  const folders = (node: MapNode) => node.key.replace(/^[a-z]+:\/\/[^/]+/i, '').split('/').slice(1, -1);
+  const [x, y] = [folders(a), folders(b)];
+  let shared = 0;
+  while (shared < x.length && shared < y.length && x[shared] === y[shared]) shared++;
+  return shared;
 }
 
 /** Lower is more important: close to the home page in the site's navigation, linked from many pages. */

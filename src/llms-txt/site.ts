@@ -3,7 +3,7 @@
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
 import type { PageOutline } from './outline.ts';
-import { compactKey, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
 import { findCommonTitleAffix, hostNames, stripSiteName, titleParts } from './title.ts';
 import type { SiteSummary } from './types.ts';
 
@@ -75,10 +75,34 @@ export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], cont
   const homeTexts = [home?.metaDescription, context.home?.metaDescription, ...(context.home?.paragraphs ?? []), home?.firstParagraph];
   const fromHome = homeTexts.map(usable).find(Boolean);
   const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(compactKey(name.split(/\s+/)[0]));
-  const fromLead = (context.leadPages ?? []).flatMap((page) => [page.metaDescription, ...page.paragraphs]).map(usable).find(namesSite);
+  // A lead page in another language than the home page's is a translation's, not the site's own.
+  const leadPages = (context.leadPages ?? []).filter((page) => !page.lang || !context.home?.lang || page.lang === context.home.lang);
+  const fromLead = leadPages.flatMap((page) => leadTexts(page, name).map(usable)).find(namesSite);
   const sharedMeta = mostCommon(pages.map((page) => page.metaDescription), 2);
   const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta) ? sharedMeta : '');
-  return { name, summary: oneSentence(source) };
+  return { name, summary: oneSentence(source) || partsSummary(name, context.home ?? null) };
+}
+
+/**
+ * What a page the home page lists first says, when it may be about the whole site: a text that
+ * names its own page ("The directive quick reference shows…") is about that page, unless that
+ * page is named after the site ("git(1)": "Git is a fast, scalable…").
+ */
+function leadTexts(page: PageOutline, siteName: string): Array<string | null> {
+  const title = compactKey(page.h1 ?? page.documentTitle ?? '');
+  const aboutItself = title.length > 0 && !title.includes(compactKey(siteName.split(/\s+/)[0]));
+  const texts = [page.metaDescription, ...page.paragraphs];
+  return aboutItself ? texts.filter((text) => !text || !compactKey(text).includes(title)) : texts;
+}
+
+/**
+ * Where the site says nothing about itself, the parts its home page groups its contents under:
+ * "Apache HTTP Server Version 2.4: Release Notes, Reference Manual, Users' Guide and Other Topics."
+ */
+function partsSummary(name: string, home: PageOutline | null): string {
+  const groups = [...new Set((home?.links ?? []).filter((link) => link.kind === 'toc' && link.group).map((link) => link.group!))];
+  if (groups.length < 3) return '';
+  return `${name}: ${listOf(groups, 6)}.`;
 }
 
 /** "SQLite Home Page" → "SQLite"; "git(1) Manual Page" → "git"; "Welcome to Acme" → "Acme". */
@@ -92,7 +116,7 @@ export function cleanSiteName(name: string): string {
 
 /** The first sentence, or two when the first is only a fragment ("Welcome!"). */
 function oneSentence(text: string): string {
-  const sentences = splitSentences(text).filter((sentence) => !/^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence));
+  const sentences = splitSentences(text).filter((sentence) => !isGreeting(sentence));
   if (sentences.length === 0) return '';
   const first = sentences[0].split(/\s+/).length < 5 && sentences[1] ? `${sentences[0]} ${sentences[1]}` : sentences[0];
   return summarizeToSentences(first, 300);

@@ -124,3 +124,15 @@ const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|[A-Z]|\
 export function withoutNumbering(title: string): string {
   return title.replace(NUMBERING, '');
 }
+
+/** "A, B and C"; past `max` items, the first ones and ", and more". */
+export function listOf(items: readonly string[], max = Infinity): string {
+  const shown = items.slice(0, max);
+  const list = shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+  return items.length > shown.length ? `${list}, and more` : list;
+}
+
+/** "Welcome!", "Hello there.": a greeting says nothing about a page or a site. */
+export function isGreeting(sentence: string): boolean {
+  return /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence);
+}
