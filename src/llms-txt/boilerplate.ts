@@ -148,5 +148,13 @@ export function isAnsweredQuestion(heading: string, level: number, headingsBefor
   return headingsBefore > 0 && level >= 2 && QUESTION.test(heading);
 }
 
+/**
+ * A manual page's Synopsis section ("$GIT_DIR/hooks/*", "sphinx-build [options] <sourcedir>"): its
+ * paragraphs are usage lines, not what the page is about.
+ */
+export function isSynopsisHeading(heading: string): boolean {
+  return /^synopsis$/i.test(heading);
+}
+
 /** Ends in a question mark, perhaps followed by an aside, a closing quote or a permalink's "¶". */
 export const QUESTION = /\?(?:\s*\([^()]*\))?[^\p{L}\p{N}]*$/u;

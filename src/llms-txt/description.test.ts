@@ -104,9 +104,17 @@ describe('describePage', () => {
     assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
   });
 
-  it("passes over a command's usage line", () => {
-    const paragraphs = ['sphinx-build [options] <sourcedir> <outputdir> [filenames …]', 'sphinx-build generates documentation from the files in <sourcedir> and places it in the <outputdir>.'];
-    assert.equal(describePage({ ...signals, title: 'sphinx-build', headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
+  it('passes over the rest of a sentence that a quotation interrupted', () => {
+    const paragraphs = ['and asked for help recovering from this situation.', 'Reverting a merge undoes the changes the merge brought, not its history.'];
+    assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
+  });
+
+  it("prefers a page's short stated purpose to a paragraph that introduces a list", () => {
+    const format = { ...signals, title: 'gitformat-index(5)', headings: [], paragraphs: ['The remaining data of each directory block is grouped by type:'] };
+    assert.equal(describePage({ ...format, purposeLine: 'gitformat-index - Git index format' }, nothingRepeated), 'Git index format');
+    assert.equal(describePage({ ...format, purposeLine: null }, nothingRepeated), 'The remaining data of each directory block is grouped by type.');
+    const stated = ['The Git pack format is how Git stores most of its primary repository data.'];
+    assert.equal(describePage({ ...format, purposeLine: 'gitformat-pack - Git pack format', paragraphs: stated }, nothingRepeated), stated[0]);
   });
 
   it('describes a page of source code by its heading, not by its "[docs]" markers', () => {

@@ -44,18 +44,19 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   // "Are you tired of writing docstrings that look like this:" leads to an example, which the
   // description cannot show, and "This allows…" follows from a paragraph before it: a later
   // paragraph that states something is the better one.
+  // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
+  // is, where no paragraph does; so does a paragraph that introduces a list ("The remaining data of
+  // each directory block is grouped by type:"), or not as well when the page states its purpose.
+  const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   let leadIn: string | null = null;
   for (const paragraph of signals.paragraphs) {
     const text = usable(paragraph);
-    if (!text || wordCount(text) < 4 || isSynopsis(text, signals.title)) continue;
-    if (!leadsOn(text) && !CONTINUES.test(text)) return shorten(text);
+    if (!text || wordCount(text) < 4 || FRAGMENT.test(text)) continue;
+    if (!leadsOn(text) && !CONTINUES.test(text) && !(shortPurpose && text.endsWith(':'))) return shorten(text);
     leadIn ??= text;
   }
-  if (leadIn) return shorten(leadIn);
-  // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
-  // is, where no paragraph does; its parts' names would not.
-  const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   if (shortPurpose) return shorten(capitalize(shortPurpose));
+  if (leadIn) return shorten(leadIn);
   // A glossary without a lead paragraph: its first definition describes one term, not the page.
   const terms = summarizeTerms(signals.terms);
   if (terms) return terms;
@@ -121,14 +122,11 @@ function leadsOn(text: string): boolean {
 
 /** "This allows Python users to share…", "Otherwise, before reporting a bug…": a paragraph that goes on from the one before it. */
 const CONTINUES = /^(?:(?:this|that|it)\s+(?:allows?|means|makes|lets|enables|gives|is\s+why|is\s+because|was)\b|(?:otherwise|however|instead|therefore|thus)\b)/i;
+/** "and asked for help recovering from this situation.": the rest of a sentence a quotation or an example interrupted. */
+const FRAGMENT = /^(?:and|but|or|nor|so|yet|where|whereas|which)\s/;
 const POINTS_AHEAD = /\b(?:like this|as follows|the following|below|using|with|e\.g\.)\s*:$/i;
 /** "See Section 19.9 for more information about setting up SSL.", "For details on how to add your own checks…, see the System check topic guide." */
 const POINTS_ELSEWHERE = /^(?:see\b|for (?:(?:more|additional|further) )?(?:information|details)\b)/i;
-
-/** "sphinx-build [options] <sourcedir> <outputdir>": a command's usage line, under its Synopsis. */
-function isSynopsis(text: string, title: string): boolean {
-  return text.startsWith(`${title} `) && /^[[<-]/.test(text.slice(title.length + 1));
-}
 
 /** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */
 function purposeOf(line: string | null): string | null {

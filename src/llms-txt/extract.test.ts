@@ -129,6 +129,15 @@ test("firstMeaningfulParagraph reads no answer of a FAQ, but the text under a pa
   assert.equal(firstMeaningfulParagraph(titled.querySelector('div') as unknown as HTMLElement), 'PostgreSQL is an object-relational database management system based on POSTGRES.');
 });
 
+test("firstMeaningfulParagraph reads no command's usage line under its Synopsis", () => {
+  const doc = new DOMParser().parseFromString(
+    `<div><h2>Synopsis</h2><p><strong>sphinx-build</strong> [<em>options</em>] &lt;<em>sourcedir</em>&gt; &lt;<em>outputdir</em>&gt; [<em>filenames</em> …]</p>
+     <h2>Description</h2><p>sphinx-build generates documentation from the files in &lt;sourcedir&gt; and places it in the &lt;outputdir&gt;.</p></div>`,
+    'text/html',
+  );
+  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), 'sphinx-build generates documentation from the files in <sourcedir> and places it in the <outputdir>.');
+});
+
 test("firstMeaningfulParagraph reads no glossary's definition", () => {
   const doc = new DOMParser().parseFromString(
     `<div><h1>Glossary</h1><dl class="glossary"><dt>builder</dt><dd><p>A class that takes parsed documents and performs an action on them.</p></dd></dl></div>`,

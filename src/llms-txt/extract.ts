@@ -1,7 +1,7 @@
 // One page's HTML → its title, description, site name, language and main content as markdown.
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { isAnsweredQuestion, isBoilerplateDescription, isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
+import { isAnsweredQuestion, isBoilerplateDescription, isMeaningfulParagraph, isSynopsisHeading, LINK_LIST_SHARE } from './boilerplate.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { metadataFromHead, readMetadata, type PageMetadata } from './metadata.ts';
@@ -255,12 +255,15 @@ const NOT_THE_PAGES_TEXT = ['pre', 'dl.glossary', ...ASIDE_CLASSES.map((name) =>
  */
 export function firstMeaningfulParagraph(root: HTMLElement): string {
   let headingsSeen = 0;
+  let inSynopsis = false;
   for (const element of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')) {
     if (element.localName !== 'p') {
-      if (isAnsweredQuestion(normalizeWhitespace(element.textContent), Number(element.localName[1]), headingsSeen++)) return '';
+      const heading = normalizeWhitespace(element.textContent);
+      if (isAnsweredQuestion(heading, Number(element.localName[1]), headingsSeen++)) return '';
+      inSynopsis = isSynopsisHeading(heading);
       continue;
     }
-    if (element.closest(NOT_THE_PAGES_TEXT) || element.querySelector('a[hreflang]')) continue;
+    if (inSynopsis || element.closest(NOT_THE_PAGES_TEXT) || element.querySelector('a[hreflang]')) continue;
     const text = normalizeWhitespace(element.textContent);
     const linkChars = [...element.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
     if (isMeaningfulParagraph(text, linkChars)) return text;

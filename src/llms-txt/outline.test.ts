@@ -136,6 +136,15 @@ test("a FAQ's answers are not its paragraphs; a page whose own title is a questi
   assert.equal(titled.firstParagraph, 'PostgreSQL is an object-relational database management system based on POSTGRES.');
 });
 
+test("a manual page's Synopsis is not its text", () => {
+  const html = `<html><body><h2>NAME</h2><p>githooks - Hooks used by Git</p><h2>SYNOPSIS</h2><p>$GIT_DIR/hooks/* (or \`git config core.hooksPath\`/*)</p>
+    <h2>DESCRIPTION</h2><p>Hooks are programs you can place in a hooks directory to trigger actions at certain points in git's execution.</p></body></html>`;
+  const outline = outlinePage(html, 'https://docs.example/githooks.html');
+  assert.equal(outline.purposeLine, 'githooks - Hooks used by Git');
+  assert.deepEqual(outline.paragraphs, ["Hooks are programs you can place in a hooks directory to trigger actions at certain points in git's execution."]);
+  assert.equal(outline.firstParagraph, outline.paragraphs[0]);
+});
+
 test("a glossary's terms are read in order; another definition list's are not", () => {
   const html = `<html><body><h1>Glossary</h1><dl class="simple glossary">
     <dt id="term-0">&gt;&gt;&gt;<a class="headerlink" href="#term-0">¶</a></dt><dd><p>The default Python prompt of the interactive shell.</p></dd>

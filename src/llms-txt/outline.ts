@@ -5,7 +5,7 @@
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
-import { isAnsweredQuestion, isMeaningfulParagraph, LINK_LIST_SHARE } from './boilerplate.ts';
+import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading, LINK_LIST_SHARE } from './boilerplate.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { normalizeWhitespace } from './text.ts';
 
@@ -239,6 +239,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
   // page's paragraphs are answers.
   let headingsSeen = 0;
   let answering = false;
+  let inSynopsis = false;
 
   const resolve = (href: string): string | null => {
     try {
@@ -414,6 +415,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
           group = value;
           lastAtDepth.length = 0;
           answering ||= isAnsweredQuestion(value, current.level ?? 1, headingsSeen++);
+          inSynopsis = isSynopsisHeading(value);
         }
         awaitingPurpose = /^name$/i.test(value) && !outline.purposeLine ? 'name-section' : awaitingPurpose;
         break;
@@ -436,7 +438,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
         break;
       case 'paragraph':
         // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
-        if (!answering && !current.switchesLanguage && value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS && current.linkChars <= value.length * LINK_LIST_SHARE) {
+        if (!answering && !inSynopsis && !current.switchesLanguage && value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS && current.linkChars <= value.length * LINK_LIST_SHARE) {
           outline.paragraphs.push(value);
           if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
         }
