@@ -131,6 +131,40 @@ describe('generateLlmsTxt', () => {
     assert.deepEqual(titles, ['Acme Guide', 'Chapter 1', 'Chapter 2', 'Chapter 3']);
   });
 
+  test("a page only mentioned in another folder's running text is listed with its own folder's pages", async () => {
+    const manualPage = (url: string, title: string, body: string) => ({ url: `https://acme.dev/${url}`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>` });
+    const home = manualPage(
+      'index.html',
+      'Acme',
+      `<h2>Main commands</h2><ul><li><a href="acme-add.html">acme-add(1)</a></li><li><a href="acme-config.html">acme-config(1)</a></li>
+      <li><a href="acme-mv.html">acme-mv(1)</a></li><li><a href="acme-rm.html">acme-rm(1)</a></li></ul>
+      <h2>Guides</h2><ul><li><a href="acme-tutorial.html">acme-tutorial(7)</a></li><li><a href="acme-faq.html">acme-faq(7)</a></li><li><a href="acme-glossary.html">acme-glossary(7)</a></li></ul>
+      <h2>Further documentation</h2><ul><li><a href="technical/api-index.html">Acme API Documents</a></li><li><a href="howto-index.html">Acme Howto Index</a></li></ul>`,
+    );
+    const pages = [
+      home,
+      manualPage('acme-add.html', 'acme-add(1)', '<p>Adds a shelf to the rack, with its widgets.</p>'),
+      manualPage('acme-config.html', 'acme-config(1)', '<p>Gets and sets options. Bundle locations are read as <a href="technical/bundle-uri.html">bundle URIs</a> describe.</p>'),
+      manualPage('acme-mv.html', 'acme-mv(1)', '<p>Moves a shelf to another place in the rack.</p>'),
+      manualPage('acme-rm.html', 'acme-rm(1)', '<p>Removes a shelf from the rack and frees its widgets.</p>'),
+      manualPage('acme-glossary.html', 'acme-glossary(7)', '<p>The terms Acme uses for its shelves, racks and widgets.</p>'),
+      manualPage('acme-tutorial.html', 'acme-tutorial(7)', '<p>A tutorial introduction to Acme, from unpacking to a loaded shelf.</p>'),
+      manualPage('acme-faq.html', 'acme-faq(7)', '<p>Frequently asked questions about shelves, racks and widgets.</p>'),
+      manualPage('technical/api-index.html', 'Acme API Documents', '<p>Acme has grown a set of internal APIs.</p><ul><li><a href="api-trace.html">Trace API</a></li></ul>'),
+      manualPage('technical/api-trace.html', 'Trace API', '<p>The Trace API prints debug and performance information.</p>'),
+      manualPage('technical/bundle-uri.html', 'Bundle URIs', '<p>Bundles are files that store a pack of widgets with their metadata.</p>'),
+      manualPage('howto-index.html', 'Acme Howto Index', '<p>A collection of postings describing how people use Acme.</p>'),
+    ];
+    const result = await generateLlmsTxt(arriving(pages), { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const sections = parseLlmsTxt(result.llmsTxt).sections.map((section) => [section.name, section.links.map((link) => link.title)]);
+    assert.deepEqual(sections, [
+      ['Overview', ['Acme']],
+      ['Main commands', ['acme-add(1)', 'acme-config(1)', 'acme-mv(1)', 'acme-rm(1)']],
+      ['Guides', ['acme-tutorial(7)', 'acme-faq(7)', 'acme-glossary(7)']],
+      ['Further documentation', ['Acme API Documents', 'Bundle URIs', 'Trace API', 'Acme Howto Index']],
+    ]);
+  });
+
   test('simple: a valid llms.txt from page metadata, with site-wide boilerplate removed', async () => {
     const progress: GenerationProgress[] = [];
     const result = await generateLlmsTxt(arriving(SITE), {

@@ -37,6 +37,7 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   if (!home) return null;
   const grouped = usesGroups(home, chosen);
   const paths = new Map(chosen.map((node) => [node, labelPath(node, home, grouped)]));
+  const placedBeside = placeWithFolder(paths, chosen);
   const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
   const parts: Part[] = [];
   for (const node of chosen) {
@@ -56,7 +57,11 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   }
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
   if (sections.length < MIN_SECTIONS) return null;
-  for (const section of sections) section.nodes.sort((a, b) => a.order - b.order);
+  // A page placed beside a page of its folder is read right after it.
+  const position = (node: MapNode) => placedBeside.get(node)?.order ?? node.order;
+  const inReadingOrder = (a: MapNode, b: MapNode) => position(a) - position(b) || Number(placedBeside.has(a)) - Number(placedBeside.has(b)) || a.order - b.order;
+  for (const section of sections) section.nodes.sort(inReadingOrder);
+  const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.nodes[0], b.nodes[0]);
   const [first, ...rest] = sections;
   const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
   return capSections(ordered);
@@ -103,6 +108,38 @@ function labelPath(node: MapNode, home: MapNode, grouped: boolean): Label[] {
   for (const step of chain) labels.push({ id: `page:${step.key}`, name: step.viaLink?.text ?? step.outline.h1 ?? '' });
   return labels;
 }
+
+/**
+ * A page the site reaches only through a mention in another folder's running text (Git's
+ * technical/bundle-uri.html, named on git-config's page) belongs with the pages of its own folder
+ * that the site's contents place (technical/api-index.html, under "Further documentation"): it
+ * takes the path of the one nearest the home page. Returns each page so placed, with that page.
+ */
+function placeWithFolder(paths: Map<MapNode, Label[]>, chosen: readonly MapNode[]): Map<MapNode, MapNode> {
+  const mentioned = (node: MapNode) => node.via !== null && node.viaLink?.kind === 'prose' && folderOf(node.via) !== folderOf(node);
+  const placed = new Map<string, MapNode>();
+  for (const node of chosen) {
+    if (mentioned(node) || node.via === null) continue;
+    const nearest = placed.get(folderOf(node));
+    if (!nearest || node.level < nearest.level || (node.level === nearest.level && node.order < nearest.order)) placed.set(folderOf(node), node);
+  }
+  const placedBeside = new Map<MapNode, MapNode>();
+  for (const node of chosen) {
+    const mate = mentioned(node) ? placed.get(folderOf(node)) : undefined;
+    // The folder's own contents page, mentioned in running text, leads to the pages it places.
+    if (!mate || descendsFrom(mate, node)) continue;
+    paths.set(node, paths.get(mate)!);
+    placedBeside.set(node, mate);
+  }
+  return placedBeside;
+}
+
+function descendsFrom(node: MapNode, ancestor: MapNode): boolean {
+  for (let step = node.via; step; step = step.via) if (step === ancestor) return true;
+  return false;
+}
+
+const folderOf = (node: MapNode) => node.key.slice(0, node.key.lastIndexOf('/') + 1);
 
 /** Peels the largest sub-parts off a part holding more than 40% of the pages, until it holds less. */
 function splitLargeParts(parts: Part[], paths: Map<MapNode, Label[]>, total: number) {
@@ -155,10 +192,6 @@ export function sectionName(raw: string): string {
   let name = withoutNumbering(normalizeWhitespace(raw)).replace(/[:.;,]+$/, '').trim() || OVERVIEW;
   if (name.length > 3 && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
   return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
-}
-
-function byFirstPage(a: MapSection, b: MapSection): number {
-  return a.nodes[0].order - b.nodes[0].order;
 }
 
 /** More than 25 sections: the smallest join one "More" section at the end. */
