@@ -49,11 +49,14 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   // each directory block is grouped by type:"), or not as well when the page states its purpose.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   let leadIn: string | null = null;
+  // Cut short, it says nothing (see breaksOff): the page's parts say more.
+  let brokenOff: string | null = null;
   for (const paragraph of signals.paragraphs) {
     const text = usable(paragraph);
     if (!text || wordCount(text) < 4 || FRAGMENT.test(text)) continue;
-    if (!leadsOn(text) && !CONTINUES.test(text) && !(shortPurpose && text.endsWith(':'))) return shorten(text);
-    leadIn ??= text;
+    if (breaksOff(text)) brokenOff ??= text;
+    else if (leadsOn(text) || CONTINUES.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
+    else return shorten(text);
   }
   if (shortPurpose) return shorten(capitalize(shortPurpose));
   if (leadIn) return shorten(leadIn);
@@ -69,6 +72,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
   const headings = summarizeHeadings(signals.headings.filter(isPart));
   if (headings) return headings;
+  if (brokenOff) return shorten(brokenOff);
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
@@ -160,6 +164,14 @@ export function shorten(text: string): string {
   if (!result.endsWith(':')) return result;
   const whole = result.slice(0, -1).trimEnd();
   return DANGLING.test(whole) ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
+}
+
+/**
+ * "The constants defined in this module are:" would be cut to "The constants defined in this
+ * module…": a lead-in that says nothing until its list, below the page's parts as a description.
+ */
+function breaksOff(leadIn: string): boolean {
+  return wordCount(leadIn) <= MAX_WORDS && shorten(leadIn).endsWith('…');
 }
 
 function withoutDanglingEnd(words: string): string {
