@@ -171,7 +171,7 @@ export function shorten(text: string): string {
  * module…": a lead-in that says nothing until its list, below the page's parts as a description.
  */
 function breaksOff(leadIn: string): boolean {
-  return wordCount(leadIn) <= MAX_WORDS && shorten(leadIn).endsWith('…');
+  return leadIn.endsWith(':') && wordCount(leadIn) <= MAX_WORDS && shorten(leadIn).endsWith('…');
 }
 
 function withoutDanglingEnd(words: string): string {
