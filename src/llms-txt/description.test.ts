@@ -109,13 +109,15 @@ describe('describePage', () => {
     assert.equal(describePage({ ...signals, headings: [], paragraphs }, nothingRepeated), paragraphs[1]);
   });
 
-  it('describes a page by a later paragraph, or by its parts, rather than by a lead-in it would cut short', () => {
+  it('describes a page by a later paragraph, or by its parts, rather than by a lead-in it would cut short or a pointer elsewhere', () => {
     const module = { ...signals, title: 'string — Common string operations', headings: ['String constants', 'Custom String Formatting', 'Template strings'] };
     const leadIn = 'The constants defined in this module are:';
     assert.equal(describePage({ ...module, paragraphs: [leadIn] }, nothingRepeated), 'Covers String constants, Custom String Formatting and Template strings.');
     const later = 'The built-in string class provides the ability to do complex variable substitutions and value formatting.';
     assert.equal(describePage({ ...module, paragraphs: [leadIn, later] }, nothingRepeated), later);
     assert.equal(describePage({ ...module, headings: [], paragraphs: [leadIn] }, nothingRepeated), 'The constants defined in this module…', 'with nothing else to go by');
+    const pointer = { ...signals, headings: ['Connection Settings', 'Authentication', 'SSL'], paragraphs: ['See Section 19.9 for more information about setting up SSL.'] };
+    assert.equal(describePage(pointer, nothingRepeated), 'Covers Connection Settings, Authentication and SSL.');
   });
 
   it("prefers a page's short stated purpose to a paragraph that introduces a list", () => {

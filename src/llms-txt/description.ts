@@ -49,12 +49,12 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   // each directory block is grouped by type:"), or not as well when the page states its purpose.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   let leadIn: string | null = null;
-  // Cut short, it says nothing (see breaksOff): the page's parts say more.
-  let brokenOff: string | null = null;
+  // It says nothing of the page (see saysNothingOfItsPage): the page's parts say more.
+  let lastResort: string | null = null;
   for (const paragraph of signals.paragraphs) {
     const text = usable(paragraph);
     if (!text || wordCount(text) < 4 || FRAGMENT.test(text)) continue;
-    if (breaksOff(text)) brokenOff ??= text;
+    if (saysNothingOfItsPage(text)) lastResort ??= text;
     else if (leadsOn(text) || CONTINUES.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
     else return shorten(text);
   }
@@ -72,7 +72,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
   const headings = summarizeHeadings(signals.headings.filter(isPart));
   if (headings) return headings;
-  if (brokenOff) return shorten(brokenOff);
+  if (lastResort) return shorten(lastResort);
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
@@ -121,7 +121,7 @@ const MARKER_LINK = /^\[[^\]]*\]$/;
  * primary documentation formats:") describes its page.
  */
 function leadsOn(text: string): boolean {
-  return (POINTS_AHEAD.test(text) || POINTS_ELSEWHERE.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
+  return (POINTS_AHEAD.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
 }
 
 /** "This allows Python users to share…", "Otherwise, before reporting a bug…": a paragraph that goes on from the one before it. */
@@ -167,11 +167,13 @@ export function shorten(text: string): string {
 }
 
 /**
- * "The constants defined in this module are:" would be cut to "The constants defined in this
- * module…": a lead-in that says nothing until its list, below the page's parts as a description.
+ * One sentence that only sends the reader elsewhere ("See Section 19.9 for more information about
+ * setting up SSL."), or a lead-in that would be cut short ("The constants defined in this module
+ * are:" → "The constants defined in this module…"): below the page's parts as a description.
  */
-function breaksOff(leadIn: string): boolean {
-  return leadIn.endsWith(':') && wordCount(leadIn) <= MAX_WORDS && shorten(leadIn).endsWith('…');
+function saysNothingOfItsPage(text: string): boolean {
+  const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text).endsWith('…');
+  return breaksOff || (POINTS_ELSEWHERE.test(text) && splitSentences(text).length === 1);
 }
 
 function withoutDanglingEnd(words: string): string {
