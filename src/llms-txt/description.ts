@@ -3,7 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, withoutNumbering } from './text.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, withoutBuildStamps, withoutNumbering } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -151,7 +151,7 @@ function isNavigation(text: string): boolean {
  * or with a period when it is whole ("The INSERT statement is used to populate a table with rows.").
  */
 export function shorten(text: string): string {
-  const sentences = splitSentences(text);
+  const sentences = splitSentences(withoutBuildStamps(text));
   if (sentences.length > 1 && isGreeting(sentences[0])) sentences.shift();
   const kept: string[] = [];
   for (const sentence of sentences) {

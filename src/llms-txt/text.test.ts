@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord } from './text.ts';
+import { decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord, withoutBuildStamps } from './text.ts';
 
 describe('splitSentences', () => {
   test('splits prose at sentence ends', () => {
@@ -60,4 +60,14 @@ test('normalizeWhitespace collapses newlines and tabs', () => {
   for (const [text, tidy] of [[' a', 'a'], ['a ', 'a'], ['a  b', 'a b'], ['a\nb', 'a b'], ['a\u00a0b', 'a b'], ['\u2003a', 'a'], ['a b c', 'a b c'], ['\t', ''], ['abc', 'abc']]) {
     assert.equal(normalizeWhitespace(text), tidy, JSON.stringify(text));
   }
+});
+
+test('withoutBuildStamps drops when a page was built, and keeps a date the text is about', () => {
+  assert.equal(
+    withoutBuildStamps('This Debian Reference (version 2.100) (2023-02-04 11:59:01 UTC) is intended to provide a broad overview of the Debian system.'),
+    'This Debian Reference (version 2.100) is intended to provide a broad overview of the Debian system.',
+  );
+  const dated = 'This document describes the foreign key support introduced in SQLite version 3.6.19 (2009-10-14).';
+  assert.equal(withoutBuildStamps(dated), dated);
+  assert.equal(summarizeToSentences('Generated (2024-05-01T08:30:00Z) from the sources: the whole manual.'), 'Generated from the sources: the whole manual.');
 });

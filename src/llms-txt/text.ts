@@ -77,7 +77,7 @@ export function truncateAtWord(text: string, max: number): string {
  * longer than that is cut at a word boundary.
  */
 export function summarizeToSentences(text: string, max = 200): string {
-  const clean = normalizeWhitespace(text);
+  const clean = withoutBuildStamps(normalizeWhitespace(text));
   if (clean.length <= max) return clean;
   const sentences = splitSentences(clean);
   let result = '';
@@ -88,6 +88,17 @@ export function summarizeToSentences(text: string, max = 200): string {
   }
   return result || truncateAtWord(sentences[0] ?? clean, max);
 }
+
+/**
+ * "This Debian Reference (version 2.100) (2023-02-04 11:59:01 UTC) is intended to…": a date with
+ * its time of day in parentheses is when the page was built, not what it says. A date alone
+ * ("since version 3.0.0 (2004-06-18)") is kept.
+ */
+export function withoutBuildStamps(text: string): string {
+  return text.includes(':') ? text.replace(BUILD_STAMP, '') : text;
+}
+
+const BUILD_STAMP = /\s*\(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:UTC|GMT|Z|[+-]\d{2}:?\d{2})?\)/g;
 
 /** Lowercased word tokens (letters and digits, any script). */
 export function tokenize(text: string): string[] {
