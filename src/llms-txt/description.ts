@@ -41,13 +41,13 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   if (purpose) return shorten(capitalize(purpose));
   const meta = usable(signals.metaDescription);
   if (meta) return shorten(meta);
-  // "Are you tired of writing docstrings that look like this:" leads to an example, which the
-  // description cannot show, and "This allows…" follows from a paragraph before it: a later
-  // paragraph that states something is the better one.
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
-  // is, where no paragraph does; so does a paragraph that introduces a list ("The remaining data of
-  // each directory block is grouped by type:"), or not as well when the page states its purpose.
+  // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
+  // A lead-in comes after a paragraph that states something: "Are you tired of writing docstrings
+  // that look like this:" leads to an example the description cannot show, "This allows…" follows
+  // from a paragraph before it, and a paragraph introducing a list ("The remaining data of each
+  // directory block is grouped by type:") says less than a short stated purpose.
   let leadIn: string | null = null;
   // It says nothing of the page (see saysNothingOfItsPage): the page's parts say more.
   let lastResort: string | null = null;
