@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateLlmsTxt, type GenerationProgress } from './generate.ts';
+import { pageKey } from './site-map.ts';
 import { createLlmDescriber } from './llm-describer.ts';
 import { parseLlmsTxt } from './testing/llms-txt-parser.ts';
 import { startFakeLlmServer, type FakeLlmServer } from './testing/fake-llm-server.ts';
@@ -163,6 +164,23 @@ describe('generateLlmsTxt', () => {
       ['Guides', ['acme-tutorial(7)', 'acme-faq(7)', 'acme-glossary(7)']],
       ['Further documentation', ['Acme API Documents', 'Bundle URIs', 'Trace API', 'Acme Howto Index']],
     ]);
+  });
+
+  test("a page named default.html beside its folder's index.html is a page of its own, whichever arrives first", async () => {
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html><head><title>Acme Docs</title></head><body><main><p>Acme widgets snap together into shelves without any tools.</p>
+        <ul><li><a href="/auth/index.html">Authentication</a></li><li><a href="/auth/default.html">Using authentication</a></li></ul></main></body></html>`,
+    };
+    const folderPage: PageInput = { url: 'https://acme.dev/auth/index.html', html: docPage('Authentication', 'Acme comes with a system that checks who is using a widget.') };
+    const defaultPage: PageInput = { url: 'https://acme.dev/auth/default.html', html: docPage('Using authentication', 'This page explains how to use authentication in its default configuration.') };
+    for (const pages of [[home, folderPage, defaultPage], [home, defaultPage, folderPage]]) {
+      const result = await generateLlmsTxt(arriving(pages), { siteUrl: 'https://acme.dev/', method: 'simple' });
+      assert.deepEqual(result.pages.map((page) => page.url).sort(), ['https://acme.dev/', 'https://acme.dev/auth/default.html', 'https://acme.dev/auth/index.html']);
+    }
+    // A server's default document (IIS) is its folder's page, as index.html is.
+    assert.equal(pageKey('https://acme.dev/app/Default.aspx'), pageKey('https://acme.dev/app/'));
+    assert.equal(pageKey('https://acme.dev/app/index.html'), pageKey('https://acme.dev/app/'));
   });
 
   test('simple: a valid llms.txt from page metadata, with site-wide boilerplate removed', async () => {

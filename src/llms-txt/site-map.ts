@@ -41,9 +41,13 @@ export interface SiteMap {
 const PROSE_STEP = 3;
 const UNREACHED_LEVEL = 20;
 
-/** `/docs/index.html` and `/docs/` are one page. */
+/**
+ * `/docs/index.html` and `/docs/` are one page, as are `/app/Default.aspx` and `/app/` (IIS's
+ * default document). A `default.html` is a page of its own: Django's manual has
+ * `topics/auth/default.html` beside `topics/auth/index.html`, and whichever arrived first stood for both.
+ */
 export function pageKey(url: string): string {
-  return url.replace(/#.*$/, '').replace(/\/(?:index|default)\.(?:html?|php|aspx?)(?=$|\?)/i, '/');
+  return url.replace(/#.*$/, '').replace(/\/(?:index\.(?:html?|php|aspx?)|default\.aspx?)(?=$|\?)/i, '/');
 }
 
 export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): SiteMap {
