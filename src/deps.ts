@@ -18,4 +18,6 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Whether this process also runs jobs (`serve`) or only sends them (`serve --no-worker`). */
   runWorkers?: boolean;
+  /** Whether the job runtime readies its page thread at start, for the first job (see createPagePool). */
+  warmUp?: boolean;
 }

@@ -31,7 +31,7 @@ async function main(argv: string[]): Promise<void> {
   if (role === 'worker') {
     const log = pino({ level: config.logLevel });
     for (const warning of startupWarnings(config)) log.warn(warning);
-    const jobs = await startJobRuntime(deps, log, { workers: true });
+    const jobs = await startJobRuntime(deps, log, { workers: true, warmUp: true });
     onSignals(async () => {
       await jobs.stop();
       await database.close();
@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  const app = await buildApp({ ...deps, runWorkers }, { level: config.logLevel });
+  const app = await buildApp({ ...deps, runWorkers, warmUp: true }, { level: config.logLevel });
   for (const warning of startupWarnings(config)) app.log.warn(warning);
   onSignals(async () => {
     await app.close();

@@ -6,7 +6,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters } from '../crawl/index.ts';
 import { collectPages } from '../generation/pipeline.ts';
-import { createExtractorPool, fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
+import { createPagePool } from '../generation/page-pool.ts';
+import { fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
 import type { Progress } from './progress.ts';
 
@@ -26,6 +27,7 @@ export interface WrittenFile {
 export async function generateLocally(rawUrl: string, options: LocalOptions, progress: Progress, signal: AbortSignal) {
   const url = parseSiteUrl(rawUrl);
   assertPatterns(options);
+  const pages = createPagePool();
   const collected = collectPages(url, {
     maxUrls: options.maxUrls,
     signal,
@@ -34,17 +36,17 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     crawl: { allowPrivate: true },
     onDiscovered: (found) => progress.update('Finding pages', found, null),
     onFetched: (fetched, total) => progress.update('Fetching pages', fetched, total),
+    read: pages.read,
   });
-  const extractor = createExtractorPool();
   try {
     const result = await generateLlmsTxt(collected.pages, {
       siteUrl: url,
       method: options.method,
       maxPages: options.maxUrls,
       fullText: options.full,
-      extractor: extractor.extract,
-      extractorConcurrency: extractor.concurrency,
-      onPagesRead: () => extractor.retireWhenIdle(),
+      extractor: pages.extract,
+      extractorConcurrency: pages.concurrency,
+      onPagesRead: () => pages.retireWhenIdle(),
       signal,
       onProgress: (p) => p.phase !== 'extract' && progress.update(p.phase === 'describe' ? 'Describing pages' : 'Writing files', p.done, p.total),
     });
@@ -59,7 +61,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     throw error;
   } finally {
     progress.done();
-    await extractor.close();
+    await pages.close();
   }
 }
 

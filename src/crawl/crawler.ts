@@ -45,9 +45,10 @@ export interface CrawlSiteOptions {
 
 /**
  * What the crawler reads from each page it fetches. The generator outlines every page, so it
- * reads the links in the same parse (see scanLinks) instead of having the page parsed twice.
+ * reads the links in the same parse (see scanLinks) instead of having the page parsed twice, in a
+ * worker thread when it has one (the answer is then a promise).
  */
-export type ReadLinks = (html: string, url: string, options: LinkOptions) => PageLinks;
+export type ReadLinks = (html: string, url: string, options: LinkOptions) => PageLinks | Promise<PageLinks>;
 
 export type CrawlStop = 'done' | 'maxUrls' | 'fetchBudget' | 'aborted';
 
@@ -163,7 +164,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     const html = res.text();
     if (res.contentType === null && !/^\s*</.test(html)) return;
 
-    const page = (options.readLinks ?? extractLinks)(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
+    const page = await (options.readLinks ?? extractLinks)(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
     if (page.refresh !== null && page.refresh !== finalUrl && !seen.has(page.refresh) && robots.isAllowed(page.refresh)) {
       // A meta refresh forwards like a redirect. From the start page it also moves the job's scope
       // to the target's folder: a home page forwarding to /en/ keeps the job in one language.

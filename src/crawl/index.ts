@@ -25,5 +25,5 @@ export type { Robots } from './robots.ts';
 export { collectSitemapUrls, parseSitemap } from './sitemaps.ts';
 export type { SitemapEntry } from './sitemaps.ts';
 export { extractLinks, scanLinks } from './links.ts';
-export type { LinkScan, PageLinks } from './links.ts';
+export type { ExtractOptions as LinkOptions, LinkScan, PageLinks } from './links.ts';
 export { decodeBody } from './charset.ts';

@@ -8,7 +8,7 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractorPool, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
@@ -16,6 +16,7 @@ import { fileUrls } from '../http/paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions, type GenerationOptions } from './options.ts';
 import { keepPreviousFiles, listChange } from './site-history.ts';
+import type { PagePool } from './page-pool.ts';
 import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
@@ -28,7 +29,7 @@ export interface GenerationJobDeps {
   /** the configured model; null means the built-in extractive describer writes `enhanced` descriptions */
   describer: Describer | null;
   /** worker threads that read the pages; inline on the job's thread when absent */
-  extractor?: ExtractorPool;
+  pages?: PagePool;
   /** for the file URLs a `generation.completed` webhook carries */
   publicUrl: string;
   /**
@@ -66,6 +67,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
         crawl: deps.crawl,
         onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
         onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
+        read: deps.pages?.read,
       });
       const result = await generateLlmsTxt(collected.pages, {
         siteUrl: job.url,
@@ -75,9 +77,9 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
         includeModificationDate: options.includeModificationDate,
         fullText: options.showFullText,
         maxFullTextTokens: options.maxTokens,
-        extractor: deps.extractor?.extract,
-        extractorConcurrency: deps.extractor?.concurrency,
-        onPagesRead: () => deps.extractor?.retireWhenIdle(),
+        extractor: deps.pages?.extract,
+        extractorConcurrency: deps.pages?.concurrency,
+        onPagesRead: () => deps.pages?.retireWhenIdle(),
         signal,
         onProgress: (p) => {
           if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));

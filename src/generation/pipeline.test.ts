@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { NO_PATH_FILTERS } from '../crawl/index.ts';
 import { outlinePage, type PageInput } from '../llms-txt/index.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
-import { collectPages } from './pipeline.ts';
+import { createPagePool } from './page-pool.ts';
+import { collectPages, type CollectOptions } from './pipeline.ts';
 
 describe('collectPages', () => {
   let site: DocsSite;
@@ -12,17 +13,22 @@ describe('collectPages', () => {
   });
   after(() => site.close());
 
-  test('pages the crawler read come with the outline it made while reading their links; sitemap pages are outlined later', async () => {
+  /** Every page collectPages hands over, its outline awaited, and every URL discovery listed. */
+  async function collect(read?: CollectOptions['read']) {
     const collected = collectPages(site.origin + '/', {
       maxUrls: 100,
       signal: new AbortController().signal,
       crawl: { allowPrivate: true },
       paths: NO_PATH_FILTERS,
+      read,
     });
     const pages: PageInput[] = [];
-    for await (const page of collected.pages) pages.push(page);
-    const discovered = await collected.discovered;
+    for await (const page of collected.pages) pages.push({ ...page, outline: await page.outline });
+    return { pages, discovered: await collected.discovered };
+  }
 
+  test('pages the crawler read come with the outline it made while reading their links; sitemap pages are outlined later', async () => {
+    const { pages, discovered } = await collect();
     const byPath = new Map(pages.map((page) => [new URL(page.url).pathname, page]));
     assert.deepEqual([...byPath.keys()].sort(), [...site.pagePaths].sort());
     const crawledOnly = discovered.filter((url) => url.source === 'crawl').map((url) => new URL(url.url).pathname);
@@ -36,5 +42,30 @@ describe('collectPages', () => {
     assert.ok(byPath.get('/')!.outline, 'the start page is read by the crawler');
     assert.ok(byPath.get('/docs/hidden-gem')!.outline, 'a page only links reach is read by the crawler');
     assert.ok(pages.some((page) => !page.outline), 'pages only the sitemap lists are fetched without a crawl');
+  });
+
+  test("a page pool's thread reads the same links and outlines as the event loop", async () => {
+    const pool = createPagePool(1);
+    try {
+      const inline = await collect();
+      const inThread = await collect(pool.read);
+      const sorted = (pages: PageInput[]) => [...pages].sort((a, b) => a.url.localeCompare(b.url)).map(({ url, outline }) => ({ url, outline }));
+      assert.deepEqual(sorted(inThread.pages), sorted(inline.pages));
+      assert.ok(inThread.pages.filter((page) => page.outline).length >= 2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test('pages a failing thread could not read are read on the event loop: none is lost', async () => {
+    let asked = 0;
+    const { pages } = await collect(async () => {
+      asked++;
+      throw new Error('the thread ended');
+    });
+    assert.deepEqual(pages.map((page) => new URL(page.url).pathname).sort(), [...site.pagePaths].sort());
+    assert.ok(asked >= 2, `the thread was asked ${asked} times`);
+    for (const page of pages) if (page.outline) assert.deepEqual(page.outline, outlinePage(page.html, page.url));
+    assert.ok(pages.find((page) => new URL(page.url).pathname === '/docs/hidden-gem')!.outline);
   });
 });

@@ -4,8 +4,9 @@
  * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
  * candidateBudget); the generator keeps the most important.
  */
-import { createFetcher, discover, scanLinks, type CrawlOptions, type DiscoveredUrl, type PathFilters, type ReadLinks } from '../crawl/index.ts';
-import { outlinePage, type PageInput, type PageOutline } from '../llms-txt/index.ts';
+import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl, type LinkOptions, type PathFilters, type ReadLinks } from '../crawl/index.ts';
+import type { PageInput, PageOutline } from '../llms-txt/index.ts';
+import { readLinksAndOutline, type LinksAndOutline } from './read-page.ts';
 
 export interface CollectOptions {
   maxUrls: number;
@@ -15,6 +16,8 @@ export interface CollectOptions {
   /** the number of URLs found so far, then of pages fetched */
   onDiscovered?: (found: number) => void;
   onFetched?: (fetched: number, total: number) => void;
+  /** Reads each page's links and outline elsewhere (a worker thread, see PagePool.read); on the event loop when absent. */
+  read?: (html: string, url: string, linkOptions: LinkOptions) => Promise<LinksAndOutline>;
 }
 
 export interface CollectedPages {
@@ -43,11 +46,20 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
   const fetcher = createFetcher({ ...options.crawl });
   const crawled = new Set<string>();
   // Outlines the crawler's pages as it reads their links, in one parse; each goes with its page.
-  const outlines = new Map<string, PageOutline>();
+  const outlines = new Map<string, PageOutline | Promise<PageOutline>>();
   const readLinks: ReadLinks = (html, url, linkOptions) => {
-    const scan = scanLinks(html, linkOptions);
-    outlines.set(url, outlinePage(html, url, scan.tokens));
-    return scan.links(url);
+    if (!options.read) {
+      const { links, outline } = readLinksAndOutline(html, url, linkOptions);
+      outlines.set(url, outline);
+      return links;
+    }
+    // A thread that fails (ended by a shutdown, say) leaves the page to the event loop.
+    const reading = options.read(html, url, linkOptions).catch(() => readLinksAndOutline(html, url, linkOptions));
+    const outline = reading.then((read) => read.outline);
+    // Not every page's outline is awaited (a page the crawler does not report); its failure is the crawler's.
+    outline.catch(() => {});
+    outlines.set(url, outline);
+    return reading.then((read) => read.links);
   };
 
   const discovered = (async () => {

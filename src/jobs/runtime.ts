@@ -12,7 +12,7 @@ import { discoveryJobKind } from '../discovery/discovery-job.ts';
 import { describerFromConfig } from '../generation/describer.ts';
 import type { GenerationJob } from '../generation/generation.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
-import { createExtractorPool, type ExtractorPool } from '../llms-txt/index.ts';
+import { createPagePool, type PagePool } from '../generation/page-pool.ts';
 import { JobQueue } from './queue.ts';
 import { startScheduler } from '../schedules/scheduler.ts';
 import { startWebhookDelivery } from '../webhooks/delivery.ts';
@@ -36,15 +36,15 @@ export function crawlOptionsFrom(config: Config): CrawlOptions {
   return { allowPrivate: config.crawlAllowPrivate };
 }
 
-export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; extractor: ExtractorPool }): JobKind[] {
+export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; pages: PagePool }): JobKind[] {
   const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
   return [
     discoveryJobKind(common),
-    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), extractor: deps.extractor, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
+    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), pages: deps.pages, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
   ];
 }
 
-export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogger, options: { workers: boolean }): Promise<JobRuntime> {
+export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogger, options: { workers: boolean; warmUp?: boolean }): Promise<JobRuntime> {
   const settings = deps.config.jobs;
   // pg-boss must not hand a job out twice while its worker lives; our leases catch dead workers sooner.
   const queue = new JobQueue(
@@ -55,9 +55,9 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   );
   await queue.start();
   const crawl = crawlOptionsFrom(deps.config);
-  const extractor = options.workers ? createExtractorPool() : null;
-  const stopSweeper = extractor
-    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, extractor }))
+  const pages = options.workers ? createPagePool(undefined, { warm: options.warmUp }) : null;
+  const stopSweeper = pages
+    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages }))
     : () => {};
   // Webhooks go out from the processes that run jobs, through the crawler's address guard.
   const delivery = { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: crawl, timeoutMs: deps.config.webhookTimeoutMs, log };
@@ -72,7 +72,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
       await stopDelivery();
       await stopScheduler();
       await queue.stop();
-      await extractor?.close();
+      await pages?.close();
     },
   };
 }

@@ -114,7 +114,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
       if (key === homeKey) twin.page.url = twin.outline.url = url;
       continue;
     }
-    const outline = page.outline ? { ...page.outline, url } : outlinePage(page.html, url);
+    const outline = page.outline ? { ...(await page.outline), url } : outlinePage(page.html, url);
     const fromOutline = extractor.readsFromOutline(outline);
     // A page read from its outline needs its HTML no longer.
     const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html, outline: undefined }, outline, aliases: [], fromOutline, contentHash: body };

@@ -23,7 +23,7 @@ const HTML = `<!doctype html><html lang="en"><head><title>Intro &amp; setup ¶</
 describe('outlinePage beside the crawler\'s link scan', () => {
   test('one pass gives the outline a pass of its own gives, and the links extractLinks reads', () => {
     const scan = scanLinks(HTML, { maxLinks: 100 });
-    const outline = outlinePage(HTML, PAGE, scan.tokens);
+    const outline = outlinePage(HTML, PAGE, { alsoTokens: scan.tokens });
     assert.deepEqual(outline, outlinePage(HTML, PAGE));
     assert.deepEqual(scan.links(PAGE), extractLinks(HTML, PAGE, { maxLinks: 100 }));
     // Both halves really read the page: the crawler's directives and the outline's table of contents.

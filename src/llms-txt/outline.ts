@@ -187,11 +187,20 @@ interface Frame {
   glossary: boolean;
 }
 
-/**
- * `alsoTokens` receives every token of the same pass (the crawler's link scan, see scanLinks), so
- * a page the crawler follows and the generator outlines is tokenized once.
- */
-export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCallbacks): PageOutline {
+export interface OutlineOptions {
+  /**
+   * Receives every token of the same pass (the crawler's link scan, see scanLinks), so a page the
+   * crawler follows and the generator outlines is tokenized once.
+   */
+  alsoTokens?: TokenizerCallbacks;
+  /**
+   * False when the outline leaves its worker thread at once, as a structured clone, which copies
+   * it anyway (see the end of outlinePage).
+   */
+  copy?: boolean;
+}
+
+export function outlinePage(html: string, url: string, { alsoTokens, copy = true }: OutlineOptions = {}): PageOutline {
   const outline: PageOutline = {
     url,
     lang: null,
@@ -450,7 +459,7 @@ export function outlinePage(html: string, url: string, alsoTokens?: TokenizerCal
   parser.end();
   // htmlparser2 hands out slices of the page, and V8 keeps a whole string alive behind each of its
   // slices: without this copy the outlines of a 1,000-page crawl would hold all 1,000 pages.
-  return structuredClone(outline);
+  return copy ? structuredClone(outline) : outline;
 }
 
 /**

@@ -11,8 +11,8 @@ export interface PageInput {
   lastModified?: string | null;
   /** The sitemap's priority for this URL (0-1), when it gave one. */
   priority?: number | null;
-  /** The page's outline, when the crawler made it while reading the page's links (see outlinePage). */
-  outline?: PageOutline;
+  /** The page's outline, when the crawler made it while reading the page's links (see outlinePage), or is making it in a worker thread. */
+  outline?: PageOutline | Promise<PageOutline>;
 }
 
 /** Who wrote a page's title and description. */

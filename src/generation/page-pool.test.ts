@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { getHeapStatistics } from 'node:v8';
+import { createPagePool, defaultPageThreads } from './page-pool.ts';
+import { manualPage, read, releaseMemory } from './page-worker.ts';
+import { readLinksAndOutline } from './read-page.ts';
+
+/**
+ * The process's worker threads, as Linux lists them (Node names each `WorkerThread`): counting every
+ * thread would also count those libuv or V8 start on demand mid-test, which never end.
+ */
+const threadCount = () =>
+  readdirSync('/proc/self/task').filter((task) => readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread').length;
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) assert.fail(`${what} within 10 s`);
+    await sleep(20);
+  }
+}
+
+const page = (n: number) => ({
+  url: `https://example.com/guide/${n}`,
+  html: `<html><head><title>Guide ${n}</title></head><body><main><h1>Guide ${n}</h1><p>This guide explains how to configure the thing, step by step, with examples.</p></main></body></html>`,
+  lastModified: null,
+});
+
+describe('the page pool', () => {
+  it("reads a page's links and outline in its thread as the event loop reads them", async () => {
+    const pool = createPagePool(1);
+    try {
+      const html = manualPage(3);
+      const url = 'https://docs.example/manual/page-3.html';
+      const inThread = await pool.read(html, url, { maxLinks: 100 });
+      assert.deepEqual(inThread, readLinksAndOutline(html, url, { maxLinks: 100 }));
+      assert.ok(inThread.links.links.includes('https://docs.example/manual/section-3-0.html'));
+      assert.equal(inThread.outline.links.filter((link) => link.kind === 'toc').length, 30);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('ends its threads once asked and idle after extracting pages, and starts them again for the next page', async () => {
+    const before = threadCount();
+    const pool = createPagePool(2);
+    try {
+      const pages = await Promise.all([1, 2, 3, 4].map((n) => pool.extract(page(n), page(n).url)));
+      assert.deepEqual(pages.map((extracted) => extracted.title), ['Guide 1', 'Guide 2', 'Guide 3', 'Guide 4']);
+      assert.ok(threadCount() > before, 'extraction threads run');
+      pool.retireWhenIdle();
+      await until(() => threadCount() === before, 'the threads end');
+      assert.equal((await pool.extract(page(5), page(5).url)).title, 'Guide 5');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps its thread, warm for the next job, when it only read links and outlines', async () => {
+    const before = threadCount();
+    const pool = createPagePool(1);
+    try {
+      await Promise.all([1, 2, 3].map((n) => pool.read(manualPage(n), `https://docs.example/page-${n}.html`, {})));
+      pool.retireWhenIdle();
+      await sleep(500);
+      assert.equal(threadCount(), before + 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('lets a page being extracted finish before its thread ends', async () => {
+    const before = threadCount();
+    const pool = createPagePool(1);
+    try {
+      const extracting = pool.extract(page(1), page(1).url);
+      pool.retireWhenIdle();
+      assert.equal((await extracting).title, 'Guide 1');
+      await until(() => threadCount() === before, 'the thread ends');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('starts a warm thread at once, before any page', async () => {
+    const before = threadCount();
+    const pool = createPagePool(1, { warm: true });
+    try {
+      await until(() => threadCount() === before + 1, 'the thread starts');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('keeps a core for the event loop: one thread per core but one, at least one', () => {
+    assert.deepEqual([1, 2, 4, 8].map(defaultPageThreads), [1, 1, 3, 7]);
+  });
+});
+
+describe('the warm-up', () => {
+  it("reads a made-up manual's page as the outline reads a real one: contents, prose and chrome apart", () => {
+    const { links, outline } = read({ html: manualPage(7), url: 'https://docs.example/page-7.html', linkOptions: {} });
+    assert.equal(outline.documentTitle, '7. Chapter 7');
+    assert.equal(outline.metaDescription, 'What chapter 7 is about.');
+    assert.deepEqual(outline.links.filter((link) => link.kind === 'toc').slice(0, 2).map((link) => link.text), ['7.0. Section 0', '7.1. Section 1']);
+    assert.ok(outline.links.some((link) => link.kind === 'prose' && link.text === 'another page'));
+    // The navigation bars are chrome: the crawler follows their links, the outline does not list them.
+    assert.ok(links.links.includes('https://docs.example/page-8.html'));
+    assert.ok(!outline.links.some((link) => link.text === 'Next'));
+    assert.match(outline.firstParagraph, /^Paragraph 0 explains the setting_0/);
+  });
+});
+
+describe("an extraction thread's last task (releaseMemory)", () => {
+  it('gives the heap its garbage back', () => {
+    // Objects that outlive a few young-generation collections, as a page's DOM does, then become garbage.
+    let rows: Array<{ n: number; text: string }> | null = Array.from({ length: 400_000 }, (_, n) => ({ n, text: `row ${n}` }));
+    const grown = getHeapStatistics().total_heap_size;
+    assert.equal(rows.length, 400_000);
+    rows = null;
+    releaseMemory();
+    const released = getHeapStatistics().total_heap_size;
+    assert.ok(grown - released > 10 * 2 ** 20, `the heap went from ${mb(grown)} to ${mb(released)}`);
+  });
+});
+
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;

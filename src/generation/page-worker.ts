@@ -1,0 +1,65 @@
+// Runs in a worker thread (see page-pool.ts): parsing a page is CPU work that would otherwise hold
+// the API's event loop, a few milliseconds per page to read it and tens to extract it.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
+import { extractPage, type ExtractedPage } from '../llms-txt/extract.ts';
+import { readLinksAndOutline, type LinksAndOutline } from './read-page.ts';
+
+export function extract(task: { html: string; url: string }): ExtractedPage {
+  return extractPage(task.html, task.url);
+}
+
+export function read(task: { html: string; url: string; linkOptions: LinkOptions }): LinksAndOutline {
+  return readLinksAndOutline(task.html, task.url, task.linkOptions, false);
+}
+
+/** Enough for the first pages of a real manual to be read as fast as later ones (measured on PostgreSQL's). */
+const WARM_UP_PAGES = 150;
+
+/**
+ * Reads a made-up manual's pages, so that the first job's pages find the tokenizer and the
+ * outline's code compiled: a service's first job was 0.1 s slower without it (docs/decisions.md,
+ * issue 12, fourteenth part). Run once, when the service starts.
+ */
+export function warmUp(): void {
+  for (let n = 0; n < WARM_UP_PAGES; n++) read({ html: manualPage(n), url: `http://manual.invalid/page-${n}.html`, linkOptions: {} });
+}
+
+/** A page as documentation generators write them: navigation bars, a contents list, sections of prose and code. */
+export function manualPage(n: number): string {
+  const contents = Array.from({ length: 30 }, (_, i) => `<li class="toctree-l1"><a class="reference internal" href="section-${n}-${i}.html">${n}.${i}. Section ${i}</a></li>`);
+  const sections = Array.from({ length: 20 }, (_, i) =>
+    [
+      `<div class="section" id="s${i}"><h2>${n}.${i}. A part &amp; its settings<a class="headerlink" href="#s${i}">¶</a></h2>`,
+      `<p>Paragraph ${i} explains the <code class="literal">setting_${i}</code>, with a link to <a class="xref" href="other-${i}.html#id" title="Other">another page</a> and enough words to make a sentence.</p>`,
+      `<pre class="programlisting">SELECT * FROM t WHERE a = ${i};</pre><dl><dt>term ${i}</dt><dd><p>What the term means.</p></dd></dl>`,
+      `<ul class="itemizedlist"><li class="listitem"><p>An item that says something.</p></li></ul></div>`,
+    ].join('\n'),
+  );
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${n}. Chapter ${n}</title>
+<meta name="description" content="What chapter ${n} is about."><link rel="stylesheet" href="style.css"></head><body>
+<div class="navheader"><table><tr><td><a accesskey="p" href="page-${n - 1}.html">Prev</a></td><td><a accesskey="u" href="index.html">Up</a></td><td><a accesskey="n" href="page-${n + 1}.html">Next</a></td></tr></table></div>
+<div class="chapter"><h1 class="title">${n}. Chapter ${n}</h1><div class="toc"><ul>${contents.join('')}</ul></div>
+${sections.join('\n')}</div><div class="navfooter"><a href="index.html">Home</a></div></body></html>`;
+}
+
+/**
+ * Shrinks the thread's heap to what is alive, just before the pool ends the thread. Node 24's V8
+ * keeps the heap pages of an ended thread for 8 seconds, garbage or not (in case another thread
+ * wants them): about 60 MB per extraction thread, while the job goes on to render and store its
+ * files. The pages a memory-reducing collection frees go back to the system at once. Not run
+ * between pages: such a collection also drops compiled code, and extraction became several times
+ * slower when it ran every 50 pages.
+ */
+export function releaseMemory(): void {
+  collectGarbage({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}
+
+/** V8's `gc`, which only a context created while --expose-gc is set has (as jest-leak-detector gets it). */
+const collectGarbage: (options: object) => void = (() => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  setFlagsFromString('--no-expose-gc');
+  return gc;
+})();
