@@ -3,10 +3,13 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
-import { extractPage, type ExtractedPage } from '../llms-txt/extract.ts';
+import type { ExtractedPage } from '../llms-txt/extract.ts';
 import { readLinksAndOutline, type LinksAndOutline } from './read-page.ts';
 
-export function extract(task: { html: string; url: string }): ExtractedPage {
+// Loaded by the first page to extract: a thread that only reads links and outlines (every
+// `simple` job without llms-full.txt) does without linkedom, Readability and turndown, 10 MB.
+export async function extract(task: { html: string; url: string }): Promise<ExtractedPage> {
+  const { extractPage } = await import('../llms-txt/extract.ts');
   return extractPage(task.html, task.url);
 }
 
