@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters } from '../crawl/index.ts';
 import { collectPages } from '../generation/pipeline.ts';
-import { createPagePool } from '../generation/page-pool.ts';
+import { createPagePool, pageReader } from '../generation/page-pool.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
 import type { Progress } from './progress.ts';
@@ -36,7 +36,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     crawl: { allowPrivate: true },
     onDiscovered: (found) => progress.update('Finding pages', found, null),
     onFetched: (fetched, total) => progress.update('Fetching pages', fetched, total),
-    read: pages.read,
+    read: pageReader(pages, { extractsContent: options.method === 'enhanced' || options.full }),
   });
   try {
     const result = await generateLlmsTxt(collected.pages, {

@@ -16,7 +16,7 @@ import { fileUrls } from '../http/paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions, type GenerationOptions } from './options.ts';
 import { keepPreviousFiles, listChange } from './site-history.ts';
-import type { PagePool } from './page-pool.ts';
+import { pageReader, type PagePool } from './page-pool.ts';
 import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
@@ -67,7 +67,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
         crawl: deps.crawl,
         onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
         onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
-        read: deps.pages?.read,
+        read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
       });
       const result = await generateLlmsTxt(collected.pages, {
         siteUrl: job.url,

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
-import { createPagePool, defaultPageThreads } from './page-pool.ts';
+import { createPagePool, defaultPageThreads, pageReader } from './page-pool.ts';
 import { manualPage, read, releaseMemory } from './page-worker.ts';
 import { readLinksAndOutline } from './read-page.ts';
 
@@ -91,6 +91,13 @@ describe('the page pool', () => {
     } finally {
       await pool.close();
     }
+  });
+
+  it("leaves reading to the event loop for a job whose pages' content the threads extract", () => {
+    const pool = createPagePool(1);
+    assert.equal(pageReader(pool, { extractsContent: false }), pool.read);
+    assert.equal(pageReader(pool, { extractsContent: true }), undefined);
+    assert.equal(pageReader(undefined, { extractsContent: false }), undefined);
   });
 
   it('keeps a core for the event loop: one thread per core but one, at least one', () => {

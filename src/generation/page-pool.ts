@@ -38,6 +38,16 @@ export function defaultPageThreads(cores = availableParallelism()): number {
 }
 
 /**
+ * Who reads a job's crawled pages (links and outlines): the pool's threads, unless they also
+ * extract the job's pages (`enhanced`, or with llms-full.txt). Those keep the threads busy while
+ * the event loop waits on them: full-text jobs were 5% slower with the threads reading too
+ * (docs/decisions.md, issue 12, fourteenth part).
+ */
+export function pageReader(pool: PagePool | undefined, { extractsContent }: { extractsContent: boolean }): PagePool['read'] | undefined {
+  return extractsContent ? undefined : pool?.read;
+}
+
+/**
  * Pages handed to a thread before it finishes the one it reads, so that it does not wait for the
  * event loop between two pages.
  */
