@@ -4,7 +4,9 @@
  * that revoked it (`forget…`), and by every other process when its transaction commits: the
  * change announces itself with `pg_notify` in that transaction, and each process listens
  * (`listenForRevocations`). A lost listener connection clears the cache when it comes back, and
- * the time to live bounds what a missed notification can cost.
+ * the time to live bounds what a missed notification can cost. Requests that miss at once share
+ * one lookup (fifty polling clients of one key, when its entry expires), and a lookup under way
+ * when a credential is forgotten is answered but not remembered: it may predate the revocation.
  */
 import { sql } from '../db/orm.ts';
 import type { Caller } from '../http/types.ts';
@@ -17,30 +19,49 @@ type Revocation = { apiKeyId: string } | { accountId: string };
 
 export class CredentialCache {
   private readonly entries = new Map<string, { caller: Caller; expiresAt: number }>();
+  private readonly lookups = new Map<string, Promise<Caller | null>>();
+  /** Bumped by every forget: a lookup that saw it change is not remembered. */
+  private epoch = 0;
   private readonly ttlMs: number;
 
   constructor(ttlMs = 10_000) {
     this.ttlMs = ttlMs;
   }
 
-  get(credential: string): Caller | null {
+  /**
+   * The caller a credential stands for: remembered, at once, or what `lookup` finds (null for no
+   * one). A remembered caller is answered without a promise: the polled reads pay no microtask.
+   */
+  resolve(credential: string, lookup: () => Promise<Caller | null>): Caller | Promise<Caller | null> {
     const entry = this.entries.get(credential);
-    if (!entry) return null;
-    if (entry.expiresAt > Date.now()) return entry.caller;
-    this.entries.delete(credential);
-    return null;
+    if (entry && entry.expiresAt > Date.now()) return entry.caller;
+    const pending = this.lookups.get(credential);
+    if (pending) return pending;
+    const epoch = this.epoch;
+    const found = lookup().then((caller) => {
+      if (caller && epoch === this.epoch) this.remember(credential, caller);
+      return caller;
+    });
+    this.lookups.set(credential, found);
+    const done = () => this.lookups.get(credential) === found && this.lookups.delete(credential);
+    found.then(done, done);
+    return found;
   }
 
-  set(credential: string, caller: Caller): void {
+  private remember(credential: string, caller: Caller): void {
     if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(credential, { caller, expiresAt: Date.now() + this.ttlMs });
   }
 
   clear(): void {
+    this.epoch++;
+    this.lookups.clear();
     this.entries.clear();
   }
 
   forget(revocation: Revocation): void {
+    this.epoch++;
+    this.lookups.clear();
     for (const [credential, { caller }] of this.entries) {
       if ('apiKeyId' in revocation ? caller.apiKeyId === revocation.apiKeyId : caller.accountId === revocation.accountId) {
         this.entries.delete(credential);

@@ -31,6 +31,30 @@ describe('ReadCache', () => {
     assert.equal(await cache.read('missing', async () => undefined), undefined);
   });
 
+  test('readers that miss at once share one load; a reader after a forget loads again', async () => {
+    const cache = new ReadCache<string>();
+    const finishes: Array<(value: string) => void> = [];
+    const load = () => new Promise<string>((resolve) => finishes.push(resolve));
+    const together = [cache.read('job', load), cache.read('job', load), cache.read('job', load)];
+    assert.equal(finishes.length, 1);
+    cache.forget('job');
+    const after = cache.read('job', load);
+    assert.equal(finishes.length, 2);
+    finishes[0]('before the change');
+    finishes[1]('after the change');
+    assert.deepEqual(await Promise.all(together), ['before the change', 'before the change', 'before the change']);
+    assert.equal(await after, 'after the change');
+    assert.equal(await cache.read('job', load), 'after the change', 'the later load is remembered');
+    assert.equal(finishes.length, 2);
+  });
+
+  test('a failed load fails its readers, and the next reader loads again', async () => {
+    const cache = new ReadCache<string>();
+    const failing = () => Promise.reject(new Error('connection lost'));
+    await Promise.all([cache.read('a', failing), cache.read('a', failing)].map((read) => assert.rejects(read, /connection lost/)));
+    assert.equal(await cache.read('a', async () => 'loaded'), 'loaded');
+  });
+
   test('a read under way when something is forgotten is answered but not remembered: it may predate the change', async () => {
     const cache = new ReadCache<string>();
     let finish!: (value: string) => void;

@@ -11,6 +11,8 @@
  * - a read that was under way while something was forgotten is answered but not remembered
  *   (it may have read the row before the change committed).
  * A lost listener connection forgets everything, and entries expire after a few seconds anyway.
+ * Readers that miss at once share one load: fifty clients polling one job, at its expiry, cost
+ * one round trip instead of fifty (readers that come after a forget start a load of their own).
  */
 import type { DatabaseHandle } from './database.ts';
 
@@ -18,6 +20,7 @@ export const ROW_CHANGES_CHANNEL = 'llmstxt_row_changes';
 
 export class ReadCache<T> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
+  private readonly loading = new Map<string, Promise<T | undefined>>();
   /** Bumped by every forget: a load that saw it change is not remembered. */
   private epoch = 0;
   private readonly ttlMs: number;
@@ -32,23 +35,32 @@ export class ReadCache<T> {
   async read(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > Date.now()) return entry.value;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
     const epoch = this.epoch;
-    const value = await load();
-    if (value !== undefined && epoch === this.epoch) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
-    }
-    return value;
+    const loaded = load().then((value) => {
+      if (value !== undefined && epoch === this.epoch) {
+        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+        this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
+      }
+      return value;
+    });
+    this.loading.set(key, loaded);
+    const done = () => this.loading.get(key) === loaded && this.loading.delete(key);
+    loaded.then(done, done);
+    return loaded;
   }
 
   forget(key: string): void {
     this.epoch++;
     this.entries.delete(key);
+    this.loading.delete(key);
   }
 
   clear(): void {
     this.epoch++;
     this.entries.clear();
+    this.loading.clear();
   }
 }
 

@@ -83,30 +83,22 @@ const bearerToken = (header: string | undefined) => (header ? /^Bearer +(\S+)$/i
  */
 function identify(deps: AuthDeps, token: string): Caller | Promise<Caller | null> {
   if (!looksLikeApiKey(token)) return identifyAccessToken(deps, token);
-  const credential = `key:${sha256(token)}`;
-  return deps.credentials.get(credential) ?? identifyApiKey(deps, token, credential);
+  return deps.credentials.resolve(`key:${sha256(token)}`, () => identifyApiKey(deps, token));
 }
 
-async function identifyApiKey(deps: AuthDeps, token: string, credential: string): Promise<Caller | null> {
+async function identifyApiKey(deps: AuthDeps, token: string): Promise<Caller | null> {
   const found = await authenticateApiKey(deps.db, deps.clock, token);
-  if (!found) return null;
-  const caller: Caller = { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId };
-  deps.credentials.set(credential, caller);
-  return caller;
+  return found ? { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId } : null;
 }
 
 async function identifyAccessToken(deps: AuthDeps, token: string): Promise<Caller | null> {
   const accountId = await verifyAccessToken(deps, token);
   if (!accountId) return null;
-  const credential = `account:${accountId}`;
-  const cached = deps.credentials.get(credential);
-  if (cached) return cached;
-  // A token outlives a deleted account by up to 15 minutes; it must not act for it.
-  const [account] = await deps.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-  if (!account) return null;
-  const caller: Caller = { accountId, via: 'jwt', apiKeyId: null };
-  deps.credentials.set(credential, caller);
-  return caller;
+  return deps.credentials.resolve(`account:${accountId}`, async () => {
+    // A token outlives a deleted account by up to 15 minutes; it must not act for it.
+    const [account] = await deps.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+    return account ? { accountId, via: 'jwt', apiKeyId: null } : null;
+  });
 }
 
 /** The authenticated caller of a route that declared an auth requirement. */
