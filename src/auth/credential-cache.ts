@@ -11,6 +11,7 @@
 import { sql } from '../db/orm.ts';
 import type { Caller } from '../http/types.ts';
 import type { DatabaseHandle, Queryable } from '../db/database.ts';
+import { SharedLoads } from '../db/shared-loads.ts';
 
 const CHANNEL = 'llmstxt_revocations';
 const MAX_ENTRIES = 10_000;
@@ -19,7 +20,7 @@ type Revocation = { apiKeyId: string } | { accountId: string };
 
 export class CredentialCache {
   private readonly entries = new Map<string, { caller: Caller; expiresAt: number }>();
-  private readonly lookups = new Map<string, Promise<Caller | null>>();
+  private readonly lookups = new SharedLoads<Caller | null>();
   /** Bumped by every forget: a lookup that saw it change is not remembered. */
   private epoch = 0;
   private readonly ttlMs: number;
@@ -35,17 +36,12 @@ export class CredentialCache {
   resolve(credential: string, lookup: () => Promise<Caller | null>): Caller | Promise<Caller | null> {
     const entry = this.entries.get(credential);
     if (entry && entry.expiresAt > Date.now()) return entry.caller;
-    const pending = this.lookups.get(credential);
-    if (pending) return pending;
-    const epoch = this.epoch;
-    const found = lookup().then((caller) => {
+    return this.lookups.load(credential, async () => {
+      const epoch = this.epoch;
+      const caller = await lookup();
       if (caller && epoch === this.epoch) this.remember(credential, caller);
       return caller;
     });
-    this.lookups.set(credential, found);
-    const done = () => this.lookups.get(credential) === found && this.lookups.delete(credential);
-    found.then(done, done);
-    return found;
   }
 
   private remember(credential: string, caller: Caller): void {
@@ -55,13 +51,13 @@ export class CredentialCache {
 
   clear(): void {
     this.epoch++;
-    this.lookups.clear();
+    this.lookups.forget();
     this.entries.clear();
   }
 
   forget(revocation: Revocation): void {
     this.epoch++;
-    this.lookups.clear();
+    this.lookups.forget();
     for (const [credential, { caller }] of this.entries) {
       if ('apiKeyId' in revocation ? caller.apiKeyId === revocation.apiKeyId : caller.accountId === revocation.accountId) {
         this.entries.delete(credential);

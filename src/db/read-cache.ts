@@ -15,12 +15,13 @@
  * one round trip instead of fifty (readers that come after a forget start a load of their own).
  */
 import type { DatabaseHandle } from './database.ts';
+import { SharedLoads } from './shared-loads.ts';
 
 export const ROW_CHANGES_CHANNEL = 'llmstxt_row_changes';
 
 export class ReadCache<T> {
   private readonly entries = new Map<string, { value: T; expiresAt: number }>();
-  private readonly loading = new Map<string, Promise<T | undefined>>();
+  private readonly loads = new SharedLoads<T | undefined>();
   /** Bumped by every forget: a load that saw it change is not remembered. */
   private epoch = 0;
   private readonly ttlMs: number;
@@ -35,32 +36,27 @@ export class ReadCache<T> {
   async read(key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
     const entry = this.entries.get(key);
     if (entry && entry.expiresAt > Date.now()) return entry.value;
-    const pending = this.loading.get(key);
-    if (pending) return pending;
-    const epoch = this.epoch;
-    const loaded = load().then((value) => {
+    return this.loads.load(key, async () => {
+      const epoch = this.epoch;
+      const value = await load();
       if (value !== undefined && epoch === this.epoch) {
         if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
         this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
       }
       return value;
     });
-    this.loading.set(key, loaded);
-    const done = () => this.loading.get(key) === loaded && this.loading.delete(key);
-    loaded.then(done, done);
-    return loaded;
   }
 
   forget(key: string): void {
     this.epoch++;
     this.entries.delete(key);
-    this.loading.delete(key);
+    this.loads.forget(key);
   }
 
   clear(): void {
     this.epoch++;
     this.entries.clear();
-    this.loading.clear();
+    this.loads.forget();
   }
 }
 
