@@ -21,6 +21,14 @@ describe('shorten (a paragraph cut to a description)', () => {
     assert.equal(shorten('Welcome!'), 'Welcome!', 'a greeting alone is left as it is');
   });
 
+  it('leaves out where a tutorial resumes before what it covers', () => {
+    assert.equal(
+      shorten('This tutorial begins where Tutorial 1 left off. We’ll setup the database, create your first model, and get a quick introduction to the admin site.'),
+      'We’ll setup the database, create your first model, and get a quick introduction to the admin site.',
+    );
+    assert.equal(shorten('This tutorial begins where Tutorial 6 left off.'), 'This tutorial begins where Tutorial 6 left off.', 'alone, it is left as it is');
+  });
+
   it('ends a whole sentence that introduces an example with a period', () => {
     assert.equal(shorten('The INSERT statement is used to populate a table with rows:'), 'The INSERT statement is used to populate a table with rows.');
   });
@@ -39,6 +47,16 @@ describe('describePage', () => {
     const extension = { ...signals, title: 'sphinx.ext.todo', headings: [] };
     const paragraphs = ['Module author: Daniel Bültmann', 'Changed in version 2.0: Support CNAME file', 'There are two additional directives when using this extension.'];
     assert.equal(describePage({ ...extension, paragraphs }, nothingRepeated), 'There are two additional directives when using this extension.');
+  });
+
+  it('describes a tutorial by what it walks through, not by the one line that sets off', () => {
+    const tutorial = { ...signals, title: 'Writing your first Django app, part 1', headings: [] };
+    const walkThrough = 'Throughout this tutorial, we’ll walk you through the creation of a basic poll application.';
+    assert.equal(describePage({ ...tutorial, paragraphs: ['Let’s learn by example.', walkThrough] }, nothingRepeated), walkThrough);
+    assert.equal(describePage({ ...tutorial, paragraphs: ['This tutorial begins where Tutorial 6 left off.', walkThrough] }, nothingRepeated), walkThrough);
+    assert.equal(describePage({ ...tutorial, paragraphs: ['Let’s learn by example.'] }, nothingRepeated), 'Let’s learn by example.', 'with nothing else to say, it is said');
+    const review = "Let's review the basic network infrastructure on the modern Debian system.";
+    assert.equal(describePage({ ...tutorial, paragraphs: [review, walkThrough] }, nothingRepeated), review, 'one that says what it sets off to do describes its page');
   });
 
   it('sums up a page of questions by the topics that group them, or by its first questions', () => {

@@ -117,12 +117,18 @@ const MARKER_LINK = /^\[[^\]]*\]$/;
 
 /**
  * A paragraph that is one sentence pointing at what follows it ("…like this:", "…as follows:",
- * "…using:"), or a question. One that says something before its colon ("PostgreSQL has four
+ * "…using:"), a question, or a setting off ("Let’s learn by example.", "This tutorial begins
+ * where Tutorial 1 left off."). One that says something before its colon ("PostgreSQL has four
  * primary documentation formats:") describes its page.
  */
 function leadsOn(text: string): boolean {
-  return (POINTS_AHEAD.test(text) || text.endsWith('?')) && splitSentences(text).length === 1;
+  return (POINTS_AHEAD.test(text) || text.endsWith('?') || LETS.test(text) || RESUMES.test(text)) && splitSentences(text).length === 1;
 }
+
+/** "Let’s learn by example.", "Let's get started!": a few words; "Let's review the basic network infrastructure…" says what. */
+const LETS = /^let[’']s(?:\s+\S+){1,4}[.!]$/i;
+/** "This tutorial begins where Tutorial 1 left off.": where the page resumes, not what it covers. */
+const RESUMES = /\b(?:begins|starts|picks\s+up|continues)\s+where\b.+\bleft\s+off\b/i;
 
 /** "This allows Python users to share…", "Otherwise, before reporting a bug…": a paragraph that goes on from the one before it. */
 const CONTINUES = /^(?:(?:this|that|it)\s+(?:allows?|means|makes|lets|enables|gives|is\s+why|is\s+because|was)\b|(?:otherwise|however|instead|therefore|thus)\b)/i;
@@ -146,13 +152,14 @@ function isNavigation(text: string): boolean {
 
 /**
  * At most about 25 words: whole sentences when they fit, else cut at a word, never ending in ":".
- * A sentence that announces what follows it ("The key differences are:") says nothing without it:
+ * A greeting or a sentence saying where the page resumes ("This tutorial begins where Tutorial 1
+ * left off.") is left out when more follow. A sentence that announces what follows it ("The key differences are:") says nothing without it:
  * after another sentence it is left out; alone, it ends where it breaks off ("… you can access it…"),
  * or with a period when it is whole ("The INSERT statement is used to populate a table with rows.").
  */
 export function shorten(text: string): string {
   const sentences = splitSentences(withoutBuildStamps(text));
-  if (sentences.length > 1 && isGreeting(sentences[0])) sentences.shift();
+  if (sentences.length > 1 && (isGreeting(sentences[0]) || RESUMES.test(sentences[0]))) sentences.shift();
   const kept: string[] = [];
   for (const sentence of sentences) {
     if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
