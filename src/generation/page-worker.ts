@@ -7,7 +7,8 @@ import type { ExtractedPage } from '../llms-txt/extract.ts';
 import { readLinksAndOutline, type LinksAndOutline } from './read-page.ts';
 
 // Loaded by the first page to extract: a thread that only reads links and outlines (every
-// `simple` job without llms-full.txt) does without linkedom, Readability and turndown, 10 MB.
+// `simple` job without llms-full.txt) does without linkedom, Readability and turndown: an idle
+// service held 16 MB less.
 export async function extract(task: { html: string; url: string }): Promise<ExtractedPage> {
   const { extractPage } = await import('../llms-txt/extract.ts');
   return extractPage(task.html, task.url);
@@ -22,8 +23,9 @@ const WARM_UP_PAGES = 150;
 
 /**
  * Reads a made-up manual's pages, so that the first job's pages find the tokenizer and the
- * outline's code compiled: a service's first job was 0.1 s slower without it (docs/decisions.md,
- * issue 12, fourteenth part). Run once, when the service starts.
+ * outline's code compiled: a service's first job took 1.46-1.55 s without it (the thread then
+ * starting with the first page), 1.28-1.32 s with it (docs/decisions.md, issue 12, fourteenth
+ * part). Run once, when the service starts.
  */
 export function warmUp(): void {
   for (let n = 0; n < WARM_UP_PAGES; n++) read({ html: manualPage(n), url: `http://manual.invalid/page-${n}.html`, linkOptions: {} });
