@@ -17,8 +17,10 @@ export interface CollectOptions {
   onDiscovered?: (found: number) => void;
   onFetched?: (fetched: number, total: number) => void;
   /** Reads each page's links and outline elsewhere (a worker thread, see PagePool.read); on the event loop when absent. */
-  read?: (html: string, url: string, linkOptions: LinkOptions) => Promise<LinksAndOutline>;
+  read?: ReadPage;
 }
+
+type ReadPage = (html: string, url: string, linkOptions: LinkOptions) => Promise<LinksAndOutline>;
 
 export interface CollectedPages {
   pages: AsyncIterable<PageInput>;
@@ -47,18 +49,23 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
   const crawled = new Set<string>();
   // Outlines the crawler's pages as it reads their links, in one parse; each goes with its page.
   const outlines = new Map<string, PageOutline | Promise<PageOutline>>();
+  // In the reader's thread; a thread that fails (ended by a shutdown, say) leaves the page to the event loop.
+  const readElsewhere = (read: ReadPage, html: string, url: string, linkOptions: LinkOptions) =>
+    read(html, url, linkOptions).catch(() => readLinksAndOutline(html, url, linkOptions));
+  const outlineOf = (reading: Promise<LinksAndOutline>) => {
+    const outline = reading.then((read) => read.outline);
+    // Not every page's outline is awaited (a page the crawler does not report, a job stopped).
+    outline.catch(() => {});
+    return outline;
+  };
   const readLinks: ReadLinks = (html, url, linkOptions) => {
     if (!options.read) {
       const { links, outline } = readLinksAndOutline(html, url, linkOptions);
       outlines.set(url, outline);
       return links;
     }
-    // A thread that fails (ended by a shutdown, say) leaves the page to the event loop.
-    const reading = options.read(html, url, linkOptions).catch(() => readLinksAndOutline(html, url, linkOptions));
-    const outline = reading.then((read) => read.outline);
-    // Not every page's outline is awaited (a page the crawler does not report); its failure is the crawler's.
-    outline.catch(() => {});
-    outlines.set(url, outline);
+    const reading = readElsewhere(options.read, html, url, linkOptions);
+    outlines.set(url, outlineOf(reading));
     return reading.then((read) => read.links);
   };
 
@@ -95,7 +102,10 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           if (response.status !== 200 || !/html/i.test(response.contentType ?? '')) {
             failures.set(url, response.status !== 200 ? `HTTP ${response.status}` : `not HTML (${response.contentType})`);
           } else {
-            await channel.push({ url, html: response.text(), lastModified: lastModified.get(url) ?? null });
+            const html = response.text();
+            // With a reader, outlined in its thread too; else by the generator, on the event loop.
+            const outline = options.read ? outlineOf(readElsewhere(options.read, html, url, {})) : undefined;
+            await channel.push({ url, html, lastModified: lastModified.get(url) ?? null, outline });
           }
         } catch (error) {
           failures.set(url, error instanceof Error ? error.message : String(error));

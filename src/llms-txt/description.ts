@@ -153,9 +153,10 @@ function isNavigation(text: string): boolean {
 /**
  * At most about 25 words: whole sentences when they fit, else cut at a word, never ending in ":".
  * A greeting or a sentence saying where the page resumes ("This tutorial begins where Tutorial 1
- * left off.") is left out when more follow. A sentence that announces what follows it ("The key differences are:") says nothing without it:
- * after another sentence it is left out; alone, it ends where it breaks off ("… you can access it…"),
- * or with a period when it is whole ("The INSERT statement is used to populate a table with rows.").
+ * left off.") is left out when more follow. A sentence that announces what follows it ("The key
+ * differences are:") says nothing without it: after another sentence it is left out; alone, it
+ * ends where it breaks off ("… you can access it…"), or with a period when it is whole ("The
+ * INSERT statement is used to populate a table with rows.").
  */
 export function shorten(text: string): string {
   const sentences = splitSentences(withoutBuildStamps(text));
