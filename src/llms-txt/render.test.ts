@@ -134,4 +134,10 @@ describe('renderLlmsFullTxt with a token budget', () => {
     assert.equal(await renderLlmsFullTxt(SITE, pages, { maxTokens: 10_000, countTokens: countWords }), unlimited);
     assert.equal([...unlimited.matchAll(/^Source: /gm)].length, 4);
   });
+
+  test('lets the counter forget the pages once they are counted', async () => {
+    let forgotten = 0;
+    await renderLlmsFullTxt(SITE, pages, { maxTokens: 60, countTokens: Object.assign((text: string) => countWords(text), { forget: () => forgotten++ }) });
+    assert.equal(forgotten, 1);
+  });
 });

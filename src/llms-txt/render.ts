@@ -60,7 +60,11 @@ export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly Descr
     `${[head, ...[...blocks].filter(([page]) => kept.has(page)).map(([, block]) => block)].join(PAGE_SEPARATOR)}\n`;
   const { maxTokens, countTokens } = options;
   if (!maxTokens || !countTokens) return render(new Set(blocks.keys()));
-  return render(pagesWithinBudget(head, blocks, maxTokens, countTokens, render));
+  try {
+    return render(pagesWithinBudget(head, blocks, maxTokens, countTokens, render));
+  } finally {
+    countTokens.forget?.();
+  }
 }
 
 /**

@@ -48,4 +48,19 @@ describe('token counts in pieces', () => {
     assert.equal(timerRan, true, 'a timer due during the count ran before it ended');
     assert.equal(size.tokens, countTokens(text));
   });
+
+  it('forget the text once it is counted, even when counting fails', async () => {
+    // The tokenizer remembers words as slices of the counted text: remembered, they would keep the text in memory.
+    const counter = await loadTokenCounter();
+    assert.equal(typeof counter.forget, 'function');
+    const calls: string[] = [];
+    const spy = Object.assign((text: string) => (calls.push('count'), counter(text)), { forget: () => (calls.push('forget'), counter.forget!()) });
+    await fileSize('One line.\nAnother line.\nThird.', spy, 5);
+    assert.deepEqual(calls, ['count', 'count', 'count', 'forget']);
+
+    calls.length = 0;
+    const failing = Object.assign((): number => { calls.push('count'); throw new Error('tokenizer broke'); }, { forget: () => calls.push('forget') });
+    await assert.rejects(fileSize('text', failing), /tokenizer broke/);
+    assert.deepEqual(calls, ['count', 'forget']);
+  });
 });

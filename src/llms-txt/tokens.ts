@@ -10,11 +10,18 @@ export const TOKEN_ENCODING = 'o200k_base';
 /** Below this, llms-full.txt could not hold its header and one page. */
 export const MIN_FULL_TEXT_TOKENS = 100;
 
-export type TokenCounter = (text: string) => number;
+export interface TokenCounter {
+  (text: string): number;
+  /** Lets go of the texts counted so far (see MERGE_CACHE_WORDS); a counter that keeps none has no `forget`. */
+  forget?(): void;
+}
 
 /**
  * The tokenizer remembers the tokens of the words it met: 100,000 of them by default, about 8 MB kept
- * between jobs. Counting the PostgreSQL manual's text is as fast with this many.
+ * between jobs. Counting the PostgreSQL manual's text is as fast with this many, and a third
+ * slower with none. Each remembered word of 13 characters or more is a slice of the counted text
+ * that keeps all of it alive (V8's sliced strings): a finished count forgets them, or the last
+ * job's llms-full.txt (13 MB for the PostgreSQL manual) stayed in memory until the next job's.
  */
 const MERGE_CACHE_WORDS = 5_000;
 
@@ -29,10 +36,10 @@ export interface FileSize {
  * default refuses it with an error.
  */
 export async function loadTokenCounter(): Promise<TokenCounter> {
-  const { countTokens, setMergeCacheSize } = await import('gpt-tokenizer/encoding/o200k_base');
+  const { countTokens, setMergeCacheSize, clearMergeCache } = await import('gpt-tokenizer/encoding/o200k_base');
   setMergeCacheSize(MERGE_CACHE_WORDS);
   const asText = { disallowedSpecial: new Set<string>() };
-  return (text) => countTokens(text, asText);
+  return Object.assign((text: string) => countTokens(text, asText), { forget: clearMergeCache });
 }
 
 /**
@@ -41,9 +48,13 @@ export async function loadTokenCounter(): Promise<TokenCounter> {
  */
 export async function fileSize(content: string, countTokens: TokenCounter, pieceChars = PIECE_CHARS): Promise<FileSize> {
   let tokens = 0;
-  for (const piece of tokenPieces(content, pieceChars)) {
-    tokens += countTokens(piece);
-    if (piece.length < content.length) await yieldToEventLoop();
+  try {
+    for (const piece of tokenPieces(content, pieceChars)) {
+      tokens += countTokens(piece);
+      if (piece.length < content.length) await yieldToEventLoop();
+    }
+  } finally {
+    countTokens.forget?.();
   }
   return { bytes: Buffer.byteLength(content, 'utf8'), tokens };
 }
