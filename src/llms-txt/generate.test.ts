@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { extractPage } from './extract.ts';
 import { generateLlmsTxt, type GenerationProgress } from './generate.ts';
 import { pageKey } from './site-map.ts';
 import { createLlmDescriber } from './llm-describer.ts';
@@ -240,6 +241,27 @@ describe('generateLlmsTxt', () => {
     assert.deepEqual(handedToThreads, []);
     assert.equal(fromOutlines.stats.extractionFailures, 0);
     assert.deepEqual(fromOutlines.pages.filter((page) => page.markdown !== null), []);
+  });
+
+  test('a secondary page (an index) is read only once chosen, not while pages arrive', async () => {
+    const index = {
+      url: 'https://acme.dev/genindex',
+      html: `<html><head><title>Index</title></head><body><main><h1>Index</h1><ul><li><a href="/docs/install">install</a></li></ul></main></body></html>`,
+    };
+    // The index arrives second, among the pages a job of six could list (the home page and the five guides: the index and the privacy policy rank last).
+    const site = [SITE[0], index, ...SITE.slice(1)];
+    const read: string[] = [];
+    const extractor = async (page: PageInput) => (read.push(page.url), extractPage(page.html, page.url));
+    const six = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true, maxPages: 6, extractor });
+    assert.equal(six.pages.length, 6);
+    assert.ok(!read.includes(index.url), 'the index was left unread');
+    assert.deepEqual(read.sort(), six.pages.map((page) => page.url).sort());
+
+    read.length = 0;
+    const all = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true, maxPages: 20, extractor });
+    assert.ok(read.includes(index.url));
+    assert.match(all.llmsTxt, /## Optional\n\n- \[Index\]\(https:\/\/acme\.dev\/genindex\)/);
+    assert.match(all.llmsFullTxt ?? '', /## Index\n\nSource: https:\/\/acme\.dev\/genindex\n\n/);
   });
 
   test('enhanced without a provider: key sentences from the built-in describer', async () => {

@@ -12,7 +12,7 @@ import { sectionsFromMap } from './map-sections.ts';
 import { outlinePage, type PageOutline } from './outline.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
-import { findSecondaryPages } from './secondary.ts';
+import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
 import { inLanguageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { compactKey } from './text.ts';
@@ -120,8 +120,10 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html, outline: undefined }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
-    // Pages arrive roughly in navigation order: the first ones are most likely chosen.
-    if (arrived.length <= maxPages && !fromOutline) extractor.start(candidate);
+    // Pages arrive roughly in navigation order: the first ones are most likely chosen. Secondary
+    // pages are chosen last, if at all, and an index is the largest page of a manual to read
+    // (PostgreSQL's: 450 kB, a tenth of a second on the event loop): read once chosen.
+    if (arrived.length <= maxPages && !fromOutline && !hasSecondaryTitle(outline)) extractor.start(candidate);
     onProgress?.({ phase: 'extract', done: arrived.length, total: null });
     if (!options.extractor) await yieldToEventLoop();
   }

@@ -15,8 +15,11 @@ export function isSecondaryTitle(title: string | null | undefined): boolean {
 /** The secondary pages among outlined pages, by URL (archives, legal paths, old versions) or by title. */
 export function findSecondaryPages(outlines: readonly PageOutline[]): Set<string> {
   const secondary = findOptionalPages(outlines.map((outline) => outline.url));
-  for (const outline of outlines) {
-    if (isSecondaryTitle(outline.h1) || isSecondaryTitle(outline.documentTitle?.split(/\s[|–—-]\s/)[0])) secondary.add(outline.url);
-  }
+  for (const outline of outlines) if (hasSecondaryTitle(outline)) secondary.add(outline.url);
   return secondary;
+}
+
+/** Whether the page's heading or title names it secondary (an index, a licence, release notes…). */
+export function hasSecondaryTitle(outline: PageOutline): boolean {
+  return isSecondaryTitle(outline.h1) || isSecondaryTitle(outline.documentTitle?.split(/\s[|–—-]\s/)[0]);
 }
