@@ -155,6 +155,14 @@ describe('describePage', () => {
     const demoted = { ...source, h1: 'Source code for sphinx.builders.dummy', headings: ['Source code for sphinx.builders.dummy'] };
     assert.equal(describePage(demoted, nothingRepeated), 'Source code for sphinx.builders.dummy');
   });
+
+  it('names a page by its links only when they name something: not by check-ins, file names or "More information"', () => {
+    // SQLite's release notes: lists of changes, each linking the feature it is about or the commit that made it.
+    const release = { ...signals, title: 'SQLite Release 3.6.0 On 2008-07-16', headings: [] };
+    const linkTexts = ['virtual file system', '2df0107b', '35to36.html', 'sqlite3_config()', 'More information', '1ec41379c9c1e400'];
+    assert.equal(describePage({ ...release, linkTexts }, nothingRepeated), 'Covers virtual file system and sqlite3_config().');
+    assert.equal(describePage({ ...release, linkTexts: ['7b3328086a5c116c', 'More information'] }, nothingRepeated), '');
+  });
 });
 
 describe('distinctDescriptions', () => {

@@ -76,7 +76,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
-  return summarizeTitles(signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text)));
+  return summarizeTitles(signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)));
 }
 
 /**
@@ -111,6 +111,12 @@ export function distinctDescriptions(
 
 /** A stated purpose as short as "A Git Glossary" can describe its page; shorter ones ("Intro") cannot. */
 const MIN_PURPOSE_CHARS = 12;
+
+/**
+ * Link texts that name no part of a page: a commit's hash ("2df0107b", SQLite's release notes link
+ * their check-ins), a file's name ("34to35.html"), "More information".
+ */
+const NAMES_NOTHING = /^(?:(?=[a-f]*\d)[0-9a-f]{7,40}|[\w.-]+\.(?:html?|php|aspx?|txt|md|pdf)|more(?:\s+(?:information|details))?|read\s+more|learn\s+more|click\s+here|here)$/i;
 
 /** "[docs]", "[source]": the markers that link a symbol to its documentation or its code. */
 const MARKER_LINK = /^\[[^\]]*\]$/;

@@ -264,6 +264,24 @@ describe('generateLlmsTxt', () => {
     assert.match(all.llmsFullTxt ?? '', /## Index\n\nSource: https:\/\/acme\.dev\/genindex\n\n/);
   });
 
+  test('a page with no text of its own is named by the links of its content, not by the site’s menu', async () => {
+    // SQLite's release notes: each page a list of changes linking what they are about, under the menu every page has.
+    const menu = '<div class="menu"><a href="/about.html">About</a> <a href="/docs.html">Documentation</a> <a href="/download.html">Download</a> <a href="/support.html">Support</a></div>';
+    const page = (path: string, title: string, content: string) => ({
+      url: `https://db.example${path}`,
+      html: `<html><head><title>${title}</title></head><body>${menu}<h2>${title}</h2>${content}</body></html>`,
+    });
+    const releases = [3, 2, 1].map((n) =>
+      page(`/releaselog/3_${n}.html`, `Release 3.${n}`, `<ol><li><a href="/lang_${n}.html">Feature ${n}</a> added.</li><li>Faster <a href="/optimizer.html#v${n}">joins of ${n} tables</a>.</li></ol>`),
+    );
+    const home = page('/index.html', 'DB Home', `<p>DB is a small, fast, reliable database engine for embedded use.</p><ul>${releases.map((r, i) => `<li><a href="${r.url}">Release 3.${3 - i}</a></li>`).join('')}</ul>`);
+    const others = ['about', 'docs', 'download', 'support'].map((name) => page(`/${name}.html`, name, `<p>The ${name} page of DB, with what a reader needs to know about it.</p>`));
+    const result = await generateLlmsTxt([home, ...releases, ...others], { siteUrl: 'https://db.example/index.html', method: 'simple' });
+    const line = (path: string) => result.llmsTxt.split('\n').find((text) => text.includes(`(https://db.example${path})`));
+    assert.equal(line('/releaselog/3_2.html'), '- [Release 3.2](https://db.example/releaselog/3_2.html): Covers Feature 2 and joins of 2 tables.');
+    assert.doesNotMatch(result.llmsTxt, /Covers About/);
+  });
+
   test('enhanced without a provider: key sentences from the built-in describer', async () => {
     const result = await generateLlmsTxt(SITE, { siteUrl: 'https://acme.dev/', method: 'enhanced' });
     assert.equal(result.llmsFullTxt, null);
