@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
-import { createPagePool, defaultPageThreads, pageReader } from './page-pool.ts';
+import { createPagePool, defaultPageThreads, pageReader, type PagePool } from './page-pool.ts';
 import { manualPage, read, releaseMemory } from './page-worker.ts';
 import { readLinksAndOutline } from './read-page.ts';
 
@@ -21,6 +21,15 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Runs `use` with the pool, then closes it. */
+async function closing(pool: PagePool, use: (pool: PagePool) => Promise<void>): Promise<void> {
+  try {
+    await use(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
 const page = (n: number) => ({
   url: `https://example.com/guide/${n}`,
   html: `<html><head><title>Guide ${n}</title></head><body><main><h1>Guide ${n}</h1><p>This guide explains how to configure the thing, step by step, with examples.</p></main></body></html>`,
@@ -29,68 +38,53 @@ const page = (n: number) => ({
 
 describe('the page pool', () => {
   it("reads a page's links and outline in its thread as the event loop reads them", async () => {
-    const pool = createPagePool(1);
-    try {
+    await closing(createPagePool(1), async (pool) => {
       const html = manualPage(3);
       const url = 'https://docs.example/manual/page-3.html';
       const inThread = await pool.read(html, url, { maxLinks: 100 });
       assert.deepEqual(inThread, readLinksAndOutline(html, url, { maxLinks: 100 }));
       assert.ok(inThread.links.links.includes('https://docs.example/manual/section-3-0.html'));
       assert.equal(inThread.outline.links.filter((link) => link.kind === 'toc').length, 30);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('ends its threads once asked and idle after extracting pages, and starts them again for the next page', async () => {
     const before = threadCount();
-    const pool = createPagePool(2);
-    try {
+    await closing(createPagePool(2), async (pool) => {
       const pages = await Promise.all([1, 2, 3, 4].map((n) => pool.extract(page(n), page(n).url)));
       assert.deepEqual(pages.map((extracted) => extracted.title), ['Guide 1', 'Guide 2', 'Guide 3', 'Guide 4']);
       assert.ok(threadCount() > before, 'extraction threads run');
       pool.retireWhenIdle();
       await until(() => threadCount() === before, 'the threads end');
       assert.equal((await pool.extract(page(5), page(5).url)).title, 'Guide 5');
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('keeps its thread, warm for the next job, when it only read links and outlines', async () => {
     const before = threadCount();
-    const pool = createPagePool(1);
-    try {
+    await closing(createPagePool(1), async (pool) => {
       await Promise.all([1, 2, 3].map((n) => pool.read(manualPage(n), `https://docs.example/page-${n}.html`, {})));
       pool.retireWhenIdle();
       await sleep(500);
       assert.equal(threadCount(), before + 1);
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('lets a page being extracted finish before its thread ends', async () => {
     const before = threadCount();
-    const pool = createPagePool(1);
-    try {
+    await closing(createPagePool(1), async (pool) => {
       const extracting = pool.extract(page(1), page(1).url);
       pool.retireWhenIdle();
       assert.equal((await extracting).title, 'Guide 1');
       await until(() => threadCount() === before, 'the thread ends');
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it('starts a warm thread at once, before any page', async () => {
     const before = threadCount();
-    const pool = createPagePool(1, { warm: true });
-    try {
+    await closing(createPagePool(1, { warm: true }), async () => {
       await until(() => threadCount() === before + 1, 'the thread starts');
-    } finally {
-      await pool.close();
-    }
+    });
   });
 
   it("leaves reading to the event loop for a job whose pages' content the threads extract", () => {
