@@ -5,7 +5,7 @@
 // directives and title.
 import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { ROBOTS_USER_AGENT } from './limits.ts';
-import { DEFAULT_MAX_URL_LENGTH, normalizeUrl } from './normalize-url.ts';
+import { DEFAULT_MAX_URL_LENGTH, normalizeUrl, resolveUrl } from './normalize-url.ts';
 
 export interface PageLinks {
   /** Normalized, de-duplicated http(s) links, in document order, at most maxLinks. */
@@ -72,13 +72,11 @@ function resolveLinks(scan: PageScan, pageUrl: string, maxUrlLength: number): Pa
   const writtenAs = new Map<string, string>();
   const seen = new Set<string>();
   for (const raw of scan.rawLinks) {
-    const url = normalizeUrl(raw.trim(), baseUrl, maxUrlLength);
-    if (url !== null && !seen.has(url)) {
-      seen.add(url);
-      links.push(url);
-      const written = new URL(raw.trim(), baseUrl);
-      written.hash = '';
-      if (written.href !== url) writtenAs.set(url, written.href);
+    const resolved = resolveUrl(raw.trim(), baseUrl, maxUrlLength);
+    if (resolved !== null && !seen.has(resolved.normalized)) {
+      seen.add(resolved.normalized);
+      links.push(resolved.normalized);
+      if (resolved.written !== resolved.normalized) writtenAs.set(resolved.normalized, resolved.written);
     }
   }
   const canonical = scan.canonical !== null ? normalizeUrl(scan.canonical.trim(), baseUrl, maxUrlLength) : null;

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isInScope, normalizeUrl, scopeMatcher, scopeOf } from './normalize-url.ts';
+import { isInScope, normalizeUrl, resolveUrl, scopeMatcher, scopeOf } from './normalize-url.ts';
 
 describe('normalizeUrl', () => {
   test('lowercases scheme and host, drops the fragment and the default port', () => {
@@ -54,6 +54,21 @@ describe('normalizeUrl', () => {
 
   test('strips credentials', () => {
     assert.equal(normalizeUrl('http://user:pw@a.test/x'), 'http://a.test/x');
+  });
+});
+
+describe('resolveUrl', () => {
+  test('gives the URL as written (resolved, without its fragment) beside the normalized one', () => {
+    assert.deepEqual(resolveUrl('../b/page.html?z=1&a=2#part', 'http://a.test/docs/x/'), {
+      written: 'http://a.test/docs/b/page.html?z=1&a=2',
+      normalized: 'http://a.test/docs/b/page.html?a=2&z=1',
+    });
+    assert.deepEqual(resolveUrl('http://user:pw@a.test/x#top'), { written: 'http://user:pw@a.test/x', normalized: 'http://a.test/x' });
+    assert.deepEqual(resolveUrl('intro.html', 'http://a.test/'), { written: 'http://a.test/intro.html', normalized: 'http://a.test/intro.html' });
+  });
+
+  test('refuses what normalizeUrl refuses', () => {
+    for (const input of ['mailto:a@b.test', 'not a url', 'http://a.test/' + 'x'.repeat(2100)]) assert.equal(resolveUrl(input), null, input);
   });
 });
 

@@ -13,6 +13,14 @@ export function normalizeUrl(
   base?: string | URL,
   maxLength = DEFAULT_MAX_URL_LENGTH,
 ): string | null {
+  return resolveUrl(input, base, maxLength)?.normalized ?? null;
+}
+
+/**
+ * normalizeUrl's answer beside the URL as written (resolved, without its fragment), from one
+ * parse: the crawler resolves every link of every page, and robots.txt must allow both spellings.
+ */
+export function resolveUrl(input: string, base?: string | URL, maxLength = DEFAULT_MAX_URL_LENGTH): { normalized: string; written: string } | null {
   if (input.length > maxLength) return null;
   let url: URL;
   try {
@@ -21,19 +29,25 @@ export function normalizeUrl(
     return null;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  const written = withoutFragment(url.href);
+  let href = written;
   if (url.username || url.password) {
     url.username = '';
     url.password = '';
+    href = withoutFragment(url.href);
   }
   // Edited as a string: URL's setters re-parse the whole URL, and this runs for every
-  // link of every page. In a serialized href the first '#' starts the fragment and the
-  // first '?' the query (both are percent-encoded anywhere before).
-  let href = url.href;
-  const hash = href.indexOf('#');
-  if (hash !== -1) href = href.slice(0, hash);
+  // link of every page. In a serialized href the first '?' starts the query (it is
+  // percent-encoded anywhere before).
   const query = href.indexOf('?');
   if (query !== -1) href = href.slice(0, query) + sortQuery(href.slice(query));
-  return href.length > maxLength ? null : href;
+  return href.length > maxLength ? null : { normalized: href, written };
+}
+
+/** A serialized URL without its fragment: the first '#' starts it (it is percent-encoded anywhere before). */
+export function withoutFragment(href: string): string {
+  const hash = href.indexOf('#');
+  return hash === -1 ? href : href.slice(0, hash);
 }
 
 // URLSearchParams.sort() would re-encode values (%20 becomes +), which some servers read

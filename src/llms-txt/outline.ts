@@ -254,8 +254,9 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
     try {
       const target = new URL(href.trim(), base);
       if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
-      target.hash = '';
-      return target.href;
+      // Cut as a string: URL's hash setter parses the whole URL again.
+      const fragment = target.href.indexOf('#');
+      return fragment === -1 ? target.href : target.href.slice(0, fragment);
     } catch {
       return null;
     }
