@@ -2,21 +2,20 @@
 // per job), a fixed pool of workers sharing one keep-alive fetcher, and a handler per
 // page: report it (unless noindex or a canonical duplicate) and queue its in-scope links.
 import { setMaxListeners } from 'node:events';
-import { FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
+import { FetchError, type Fetcher, type FetchResponse, type ResponseBody } from './fetcher.ts';
 import { extractLinks, headerRobotsDirectives, type ExtractOptions as LinkOptions, type PageLinks } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
 import { scopeMatcher, scopeOf, type Scope } from './normalize-url.ts';
 import { pathMatcher, NO_PATH_FILTERS, type PathMatcher } from './path-filter.ts';
 import type { Robots } from './robots.ts';
 
-export interface CrawledPage {
+/** A listed page as fetched: its body is decoded by the first call of `text()`. */
+export interface CrawledPage extends ResponseBody {
   /** The URL the page is reported as (its canonical URL when that is another in-scope URL). */
   url: string;
   /** Where the HTML was actually fetched from (after redirects). */
   finalUrl: string;
   status: number;
-  contentType: string | null;
-  html: string;
   title: string | null;
 }
 
@@ -46,9 +45,11 @@ export interface CrawlSiteOptions {
 /**
  * What the crawler reads from each page it fetches. The generator outlines every page, so it
  * reads the links in the same parse (see scanLinks) instead of having the page parsed twice, in a
- * worker thread when it has one (the answer is then a promise).
+ * worker thread when it has one (which then decodes the page's bytes, and the answer is a promise).
  */
-export type ReadLinks = (html: string, url: string, options: LinkOptions) => PageLinks | Promise<PageLinks>;
+export type ReadLinks = (page: ResponseBody, url: string, options: LinkOptions) => PageLinks | Promise<PageLinks>;
+
+const readLinksOnEventLoop: ReadLinks = (page, url, options) => extractLinks(page.text(), url, options);
 
 export type CrawlStop = 'done' | 'maxUrls' | 'fetchBudget' | 'aborted';
 
@@ -161,10 +162,9 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
       return;
     }
     if (res.bodySkipped || !isHtmlContentType(res.contentType)) return;
-    const html = res.text();
-    if (res.contentType === null && !/^\s*</.test(html)) return;
+    if (res.contentType === null && !/^\s*</.test(res.text())) return;
 
-    const page = await (options.readLinks ?? extractLinks)(html, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
+    const page = await (options.readLinks ?? readLinksOnEventLoop)(res, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
     if (page.refresh !== null && page.refresh !== finalUrl && !seen.has(page.refresh) && robots.isAllowed(page.refresh)) {
       // A meta refresh forwards like a redirect. From the start page it also moves the job's scope
       // to the target's folder: a home page forwarding to /en/ keeps the job in one language.
@@ -188,7 +188,7 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
     if (!nofollow) for (const link of page.links) enqueue(link, page.writtenAs.get(link));
     wake();
     if (!noindex && report(reportAs) && options.onPage) {
-      await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, html, title: page.title });
+      await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, body: res.body, text: res.text, title: page.title });
     }
   }
 

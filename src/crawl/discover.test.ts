@@ -131,7 +131,7 @@ describe('discover on a well-behaved site', () => {
     // Crawled pages are handed over with their HTML, sitemap-known ones included.
     const home = pages.find((p) => p.url === site.origin + '/');
     assert.equal(home?.title, 'Home');
-    assert.match(home?.html ?? '', /<h1>Home<\/h1>/);
+    assert.match(home?.text() ?? '', /<h1>Home<\/h1>/);
     assert.equal(pages.find((p) => p.finalUrl === site.origin + '/dup?ref=1')?.url, site.origin + '/canonical-page');
   });
 

@@ -49,18 +49,22 @@ export interface FetchOptions {
   timeoutMs?: number;
 }
 
-export interface FetchResponse {
+/** A response's body as it arrived (decompressed), with what it takes to decode it. */
+export interface ResponseBody {
+  contentType: string | null;
+  /** Decompressed bytes; empty for non-2xx responses and for bodies `wantBody` declined. */
+  body: Buffer;
+  /** The body decoded by its charset (header, BOM, <meta>), once, on the first call; never throws. */
+  text(): string;
+}
+
+export interface FetchResponse extends ResponseBody {
   /** URL of the last hop, normalized. */
   url: string;
   status: number;
-  contentType: string | null;
   headers: IncomingHttpHeaders;
-  /** Decompressed bytes; empty for non-2xx responses and for bodies `wantBody` declined. */
-  body: Buffer;
   bodySkipped: boolean;
   redirects: string[];
-  /** The body decoded by its charset (header, BOM, <meta>); never throws. */
-  text(): string;
 }
 
 export interface Fetcher {

@@ -7,7 +7,7 @@ export { crawlSite } from './crawler.ts';
 export type { CrawledPage, CrawlResult, CrawlSiteOptions, ReadLinks } from './crawler.ts';
 
 export { createFetcher, FetchError } from './fetcher.ts';
-export type { FetchErrorCode, Fetcher, FetcherOptions, FetchOptions, FetchResponse } from './fetcher.ts';
+export type { FetchErrorCode, Fetcher, FetcherOptions, FetchOptions, FetchResponse, ResponseBody } from './fetcher.ts';
 
 export { DEFAULT_CRAWL_LIMITS, ROBOTS_USER_AGENT, USER_AGENT, resolveLimits } from './limits.ts';
 export type { CrawlLimits } from './limits.ts';

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
 import { createPagePool, defaultPageThreads, pageReader, type PagePool } from './page-pool.ts';
 import { manualPage, read, releaseMemory } from './page-worker.ts';
-import { readLinksAndOutline } from './read-page.ts';
+import { pageContentHash } from '../llms-txt/index.ts';
+import { readCrawledPage } from './read-page.ts';
 
 /**
  * The process's worker threads, as Linux lists them (Node names each `WorkerThread`): counting every
@@ -30,40 +31,54 @@ async function closing(pool: PagePool, use: (pool: PagePool) => Promise<void>): 
   }
 }
 
-const page = (n: number) => ({
-  url: `https://example.com/guide/${n}`,
-  html: `<html><head><title>Guide ${n}</title></head><body><main><h1>Guide ${n}</h1><p>This guide explains how to configure the thing, step by step, with examples.</p></main></body></html>`,
-  lastModified: null,
-});
+const guide = (n: number) =>
+  `<html><head><title>Guide ${n}</title></head><body><main><h1>Guide ${n}</h1><p>This guide explains how to configure the thing, step by step, with examples.</p></main></body></html>`;
+const guideUrl = (n: number) => `https://example.com/guide/${n}`;
+
+/** A page's body as the fetcher hands it over: UTF-8 bytes, unless a Content-Type says otherwise. */
+const fetched = (html: string | Buffer, contentType = 'text/html; charset=utf-8') => ({ body: Buffer.from(html), contentType });
 
 describe('the page pool', () => {
-  it("reads a page's links and outline in its thread as the event loop reads them", async () => {
+  it("reads a page's links, outline and hash in its thread as the event loop reads them", async () => {
     await closing(createPagePool(1), async (pool) => {
       const html = manualPage(3);
       const url = 'https://docs.example/manual/page-3.html';
-      const inThread = await pool.read(html, url, { maxLinks: 100 });
-      assert.deepEqual(inThread, readLinksAndOutline(html, url, { maxLinks: 100 }));
+      const page = fetched(html);
+      const inThread = await pool.read(page, url, { maxLinks: 100 });
+      assert.deepEqual(inThread, readCrawledPage(html, url, { maxLinks: 100 }));
       assert.ok(inThread.links.links.includes('https://docs.example/manual/section-3-0.html'));
       assert.equal(inThread.outline.links.filter((link) => link.kind === 'toc').length, 30);
+      assert.equal(inThread.contentHash, pageContentHash(html));
+      assert.equal(page.body.toString(), html, 'the page keeps its bytes');
+    });
+  });
+
+  it("decodes a page's bytes in its thread by the charset its Content-Type or <meta> names", async () => {
+    await closing(createPagePool(1), async (pool) => {
+      const title = (text: string) => Buffer.concat([Buffer.from('<html><head><title>Caf'), Buffer.from(text, 'latin1'), Buffer.from('</title></head><body><p>Menu.</p></body></html>')]);
+      const byHeader = await pool.read(fetched(title('\xe9 \x93q\x94'), 'text/html; charset=windows-1252'), 'https://example.com/a', {});
+      const byMeta = await pool.read(fetched(Buffer.concat([Buffer.from('<meta charset="iso-8859-1">'), title('\xe9')]), 'text/html'), 'https://example.com/b', {});
+      assert.equal(byHeader.outline.documentTitle, 'Caf\u00e9 \u201cq\u201d');
+      assert.equal(byMeta.outline.documentTitle, 'Caf\u00e9');
     });
   });
 
   it('ends its threads once asked and idle after extracting pages, and starts them again for the next page', async () => {
     const before = threadCount();
     await closing(createPagePool(2), async (pool) => {
-      const pages = await Promise.all([1, 2, 3, 4].map((n) => pool.extract(page(n), page(n).url)));
+      const pages = await Promise.all([1, 2, 3, 4].map((n) => pool.extract(guide(n), guideUrl(n))));
       assert.deepEqual(pages.map((extracted) => extracted.title), ['Guide 1', 'Guide 2', 'Guide 3', 'Guide 4']);
       assert.ok(threadCount() > before, 'extraction threads run');
       pool.retireWhenIdle();
       await until(() => threadCount() === before, 'the threads end');
-      assert.equal((await pool.extract(page(5), page(5).url)).title, 'Guide 5');
+      assert.equal((await pool.extract(guide(5), guideUrl(5))).title, 'Guide 5');
     });
   });
 
   it('keeps its thread, warm for the next job, when it only read links and outlines', async () => {
     const before = threadCount();
     await closing(createPagePool(1), async (pool) => {
-      await Promise.all([1, 2, 3].map((n) => pool.read(manualPage(n), `https://docs.example/page-${n}.html`, {})));
+      await Promise.all([1, 2, 3].map((n) => pool.read(fetched(manualPage(n)), `https://docs.example/page-${n}.html`, {})));
       pool.retireWhenIdle();
       await sleep(500);
       assert.equal(threadCount(), before + 1);
@@ -73,7 +88,7 @@ describe('the page pool', () => {
   it('lets a page being extracted finish before its thread ends', async () => {
     const before = threadCount();
     await closing(createPagePool(1), async (pool) => {
-      const extracting = pool.extract(page(1), page(1).url);
+      const extracting = pool.extract(guide(1), guideUrl(1));
       pool.retireWhenIdle();
       assert.equal((await extracting).title, 'Guide 1');
       await until(() => threadCount() === before, 'the thread ends');
@@ -101,7 +116,7 @@ describe('the page pool', () => {
 
 describe('the warm-up', () => {
   it("reads a made-up manual's page as the outline reads a real one: contents, prose and chrome apart", () => {
-    const { links, outline } = read({ html: manualPage(7), url: 'https://docs.example/page-7.html', linkOptions: {} });
+    const { links, outline } = read({ bytes: Buffer.from(manualPage(7)), contentType: 'text/html', url: 'https://docs.example/page-7.html', linkOptions: {} });
     assert.equal(outline.documentTitle, '7. Chapter 7');
     assert.equal(outline.metaDescription, 'What chapter 7 is about.');
     assert.deepEqual(outline.links.filter((link) => link.kind === 'toc').slice(0, 2).map((link) => link.text), ['7.0. Section 0', '7.1. Section 1']);

@@ -2,9 +2,10 @@
 // the API's event loop, a few milliseconds per page to read it and tens to extract it.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { decodeBody } from '../crawl/charset.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage } from '../llms-txt/extract.ts';
-import { readLinksAndOutline, type LinksAndOutline } from './read-page.ts';
+import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
 
 // Loaded by the first page to extract: a thread that only reads links and outlines (every
 // `simple` job without llms-full.txt) does without linkedom, Readability and turndown: an idle
@@ -14,8 +15,16 @@ export async function extract(task: { html: string; url: string }): Promise<Extr
   return extractPage(task.html, task.url);
 }
 
-export function read(task: { html: string; url: string; linkOptions: LinkOptions }): LinksAndOutline {
-  return readLinksAndOutline(task.html, task.url, task.linkOptions, false);
+/** A page's bytes as they arrived, handed over (see PagePool.read): decoded, hashed and read here. */
+export interface ReadTask {
+  bytes: Uint8Array;
+  contentType: string | null;
+  url: string;
+  linkOptions: LinkOptions;
+}
+
+export function read({ bytes, contentType, url, linkOptions }: ReadTask): CrawledPageReading {
+  return readCrawledPage(decodeBody(bytes, contentType), url, linkOptions, false);
 }
 
 /** Enough for the first pages of a real manual to be read as fast as later ones (measured on PostgreSQL's). */
@@ -28,7 +37,9 @@ const WARM_UP_PAGES = 150;
  * part). Run once, when the service starts.
  */
 export function warmUp(): void {
-  for (let n = 0; n < WARM_UP_PAGES; n++) read({ html: manualPage(n), url: `http://manual.invalid/page-${n}.html`, linkOptions: {} });
+  for (let n = 0; n < WARM_UP_PAGES; n++) {
+    read({ bytes: Buffer.from(manualPage(n)), contentType: 'text/html; charset=utf-8', url: `http://manual.invalid/page-${n}.html`, linkOptions: {} });
+  }
 }
 
 /** A page as documentation generators write them: navigation bars, a contents list, sections of prose and code. */

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { NO_PATH_FILTERS } from '../crawl/index.ts';
-import { outlinePage, type PageInput } from '../llms-txt/index.ts';
+import { readHtml, type PageInput, type PageReading } from '../llms-txt/index.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { createPagePool } from './page-pool.ts';
 import { collectPages, type CollectOptions } from './pipeline.ts';
@@ -13,7 +13,9 @@ describe('collectPages', () => {
   });
   after(() => site.close());
 
-  /** Every page collectPages hands over, its outline awaited, and every URL discovery listed. */
+  type CollectedPage = Omit<PageInput, 'html' | 'reading'> & { html: string; reading?: PageReading };
+
+  /** Every page collectPages hands over, decoded and its reading awaited, and every URL discovery listed. */
   async function collect(read?: CollectOptions['read']) {
     const collected = collectPages(site.origin + '/', {
       maxUrls: 100,
@@ -22,12 +24,14 @@ describe('collectPages', () => {
       paths: NO_PATH_FILTERS,
       read,
     });
-    const pages: PageInput[] = [];
-    for await (const page of collected.pages) pages.push({ ...page, outline: await page.outline });
+    const pages: CollectedPage[] = [];
+    for await (const page of collected.pages) {
+      pages.push({ ...page, html: typeof page.html === 'string' ? page.html : page.html(), reading: await page.reading });
+    }
     return { pages, discovered: await collected.discovered };
   }
 
-  test('pages the crawler read come with the outline it made while reading their links; sitemap pages are outlined later', async () => {
+  test('pages the crawler read come with the outline and hash it made while reading their links; sitemap pages are read later', async () => {
     const { pages, discovered } = await collect();
     const byPath = new Map(pages.map((page) => [new URL(page.url).pathname, page]));
     assert.deepEqual([...byPath.keys()].sort(), [...site.pagePaths].sort());
@@ -36,22 +40,22 @@ describe('collectPages', () => {
     for (const page of pages) {
       const path = new URL(page.url).pathname;
       // The crawler starts at the home page and follows its links to pages the sitemap also lists:
-      // every page it fetched carries its outline, the same as one made from the page alone.
-      if (page.outline) assert.deepEqual(page.outline, outlinePage(page.html, page.url), path);
+      // every page it fetched carries its reading, the same as one made from the page alone.
+      if (page.reading) assert.deepEqual(page.reading, readHtml(page.html, page.url), path);
     }
-    assert.ok(byPath.get('/')!.outline, 'the start page is read by the crawler');
-    assert.ok(byPath.get('/docs/hidden-gem')!.outline, 'a page only links reach is read by the crawler');
-    assert.ok(pages.some((page) => !page.outline), 'pages only the sitemap lists are fetched without a crawl');
+    assert.ok(byPath.get('/')!.reading, 'the start page is read by the crawler');
+    assert.ok(byPath.get('/docs/hidden-gem')!.reading, 'a page only links reach is read by the crawler');
+    assert.ok(pages.some((page) => !page.reading), 'pages only the sitemap lists are fetched without a crawl');
   });
 
-  test("a page pool's thread reads the same links and outlines as the event loop, sitemap pages' too", async () => {
+  test("a page pool's thread reads the same links, outlines and hashes as the event loop, sitemap pages' too", async () => {
     const pool = createPagePool(1);
     try {
       const inline = await collect();
       const inThread = await collect(pool.read);
-      const urls = (pages: PageInput[]) => pages.map((page) => page.url).sort();
+      const urls = (pages: CollectedPage[]) => pages.map((page) => page.url).sort();
       assert.deepEqual(urls(inThread.pages), urls(inline.pages));
-      for (const page of inThread.pages) assert.deepEqual(page.outline, outlinePage(page.html, page.url), page.url);
+      for (const page of inThread.pages) assert.deepEqual(page.reading, readHtml(page.html, page.url), page.url);
     } finally {
       await pool.close();
     }
@@ -65,6 +69,6 @@ describe('collectPages', () => {
     });
     assert.deepEqual(pages.map((page) => new URL(page.url).pathname).sort(), [...site.pagePaths].sort());
     assert.ok(asked >= 2, `the thread was asked ${asked} times`);
-    for (const page of pages) assert.deepEqual(page.outline, outlinePage(page.html, page.url), page.url);
+    for (const page of pages) assert.deepEqual(page.reading, readHtml(page.html, page.url), page.url);
   });
 });

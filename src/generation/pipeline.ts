@@ -4,9 +4,9 @@
  * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
  * candidateBudget); the generator keeps the most important.
  */
-import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl, type LinkOptions, type PathFilters, type ReadLinks } from '../crawl/index.ts';
-import type { PageInput, PageOutline } from '../llms-txt/index.ts';
-import { readLinksAndOutline, type LinksAndOutline } from './read-page.ts';
+import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl, type LinkOptions, type PathFilters, type ReadLinks, type ResponseBody } from '../crawl/index.ts';
+import type { PageInput, PageReading } from '../llms-txt/index.ts';
+import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
 
 export interface CollectOptions {
   maxUrls: number;
@@ -16,11 +16,11 @@ export interface CollectOptions {
   /** the number of URLs found so far, then of pages fetched */
   onDiscovered?: (found: number) => void;
   onFetched?: (fetched: number, total: number) => void;
-  /** Reads each page's links and outline elsewhere (a worker thread, see PagePool.read); on the event loop when absent. */
+  /** Reads each page's links, outline and hash elsewhere (a worker thread, see PagePool.read); on the event loop when absent. */
   read?: ReadPage;
 }
 
-type ReadPage = (html: string, url: string, linkOptions: LinkOptions) => Promise<LinksAndOutline>;
+type ReadPage = (page: ResponseBody, url: string, linkOptions: LinkOptions) => Promise<CrawledPageReading>;
 
 export interface CollectedPages {
   pages: AsyncIterable<PageInput>;
@@ -47,25 +47,25 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
   const failures = new Map<string, string>();
   const fetcher = createFetcher({ ...options.crawl });
   const crawled = new Set<string>();
-  // Outlines the crawler's pages as it reads their links, in one parse; each goes with its page.
-  const outlines = new Map<string, PageOutline | Promise<PageOutline>>();
+  // Outlines and hashes the crawler's pages as it reads their links, in one parse; each goes with its page.
+  const readings = new Map<string, PageReading | Promise<PageReading>>();
   // In the reader's thread; a thread that fails (ended by a shutdown, say) leaves the page to the event loop.
-  const readElsewhere = (read: ReadPage, html: string, url: string, linkOptions: LinkOptions) =>
-    read(html, url, linkOptions).catch(() => readLinksAndOutline(html, url, linkOptions));
-  const outlineOf = (reading: Promise<LinksAndOutline>) => {
-    const outline = reading.then((read) => read.outline);
-    // Not every page's outline is awaited (a page the crawler does not report, a job stopped).
-    outline.catch(() => {});
-    return outline;
+  const readElsewhere = (read: ReadPage, page: ResponseBody, url: string, linkOptions: LinkOptions) =>
+    read(page, url, linkOptions).catch(() => readCrawledPage(page.text(), url, linkOptions));
+  const readingForGenerator = (reading: Promise<CrawledPageReading>): Promise<PageReading> => {
+    const forGenerator = reading.then(({ outline, contentHash }) => ({ outline, contentHash }));
+    // Not every page's reading is awaited (a page the crawler does not report, a job stopped).
+    forGenerator.catch(() => {});
+    return forGenerator;
   };
-  const readLinks: ReadLinks = (html, url, linkOptions) => {
+  const readLinks: ReadLinks = (page, url, linkOptions) => {
     if (!options.read) {
-      const { links, outline } = readLinksAndOutline(html, url, linkOptions);
-      outlines.set(url, outline);
+      const { links, ...reading } = readCrawledPage(page.text(), url, linkOptions);
+      readings.set(url, reading);
       return links;
     }
-    const reading = readElsewhere(options.read, html, url, linkOptions);
-    outlines.set(url, outlineOf(reading));
+    const reading = readElsewhere(options.read, page, url, linkOptions);
+    readings.set(url, readingForGenerator(reading));
     return reading.then((read) => read.links);
   };
 
@@ -82,14 +82,15 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           readLinks,
           onPage: async (page) => {
             crawled.add(page.url);
-            const outline = outlines.get(page.finalUrl);
-            outlines.delete(page.finalUrl);
-            await channel.push({ url: page.url, html: page.html, lastModified: null, outline });
+            const reading = readings.get(page.finalUrl);
+            readings.delete(page.finalUrl);
+            // Read in a thread, the page stays bytes until the generator wants its HTML; read here, it was decoded.
+            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading });
           },
         },
         { ...options.crawl, fetcher },
       );
-      outlines.clear();
+      readings.clear();
       const lastModified = new Map(result.urls.map((u) => [u.url, u.lastModified]));
       channel.setLastModified(lastModified);
       const toFetch = result.urls.filter((u) => !crawled.has(u.url)).map((u) => u.url);
@@ -102,10 +103,9 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           if (response.status !== 200 || !/html/i.test(response.contentType ?? '')) {
             failures.set(url, response.status !== 200 ? `HTTP ${response.status}` : `not HTML (${response.contentType})`);
           } else {
-            const html = response.text();
-            // With a reader, outlined in its thread too; else by the generator, on the event loop.
-            const outline = options.read ? outlineOf(readElsewhere(options.read, html, url, {})) : undefined;
-            await channel.push({ url, html, lastModified: lastModified.get(url) ?? null, outline });
+            // With a reader, read in its thread too; else by the generator, on the event loop.
+            const reading = options.read ? readingForGenerator(readElsewhere(options.read, response, url, {})) : undefined;
+            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading });
           }
         } catch (error) {
           failures.set(url, error instanceof Error ? error.message : String(error));

@@ -1,22 +1,23 @@
 // The modules themselves, not their folders' index: a worker thread imports this file, and each
 // module it loads (the crawler's fetcher, the model describer, ...) would take memory in every thread.
 import { scanLinks, type ExtractOptions as LinkOptions, type PageLinks } from '../crawl/links.ts';
-import { outlinePage, type PageOutline } from '../llms-txt/outline.ts';
+import { readHtml } from '../llms-txt/reading.ts';
+import type { PageReading } from '../llms-txt/types.ts';
 
 /** What the generation pipeline reads from each page the crawler fetches. */
-export interface LinksAndOutline {
+export interface CrawledPageReading extends PageReading {
   /** for the crawler */
   links: PageLinks;
-  /** for the generator */
-  outline: PageOutline;
 }
 
 /**
- * A crawled page's links and outline in one pass of the tokenizer. `copy`: see OutlineOptions
- * (false in a worker thread, whose answer is copied on its way out).
+ * A crawled page's links (for the crawler), outline and hash (for the generator) in one pass of
+ * the tokenizer. `copy`: see OutlineOptions (false in a worker thread, whose answer is copied on
+ * its way out).
  */
-export function readLinksAndOutline(html: string, url: string, linkOptions: LinkOptions, copy = true): LinksAndOutline {
+export function readCrawledPage(html: string, url: string, linkOptions: LinkOptions, copy = true): CrawledPageReading {
   const scan = scanLinks(html, linkOptions);
-  const outline = outlinePage(html, url, { alsoTokens: scan.tokens, copy });
-  return { links: scan.links(url), outline };
+  // The outline's pass tokenizes the page, for the link scan too: the links are there after it.
+  const reading = readHtml(html, url, { alsoTokens: scan.tokens, copy });
+  return { links: scan.links(url), ...reading };
 }

@@ -229,8 +229,8 @@ describe('generateLlmsTxt', () => {
     const fromOutlines = await generateLlmsTxt(site, {
       siteUrl: 'https://acme.dev/',
       method: 'simple',
-      extractor: async (page) => {
-        handedToThreads.push(page.url);
+      extractor: async (_html, url) => {
+        handedToThreads.push(url);
         throw new Error('no thread is needed without llms-full.txt');
       },
     });
@@ -251,7 +251,7 @@ describe('generateLlmsTxt', () => {
     // The index arrives second, among the pages a job of six could list (the home page and the five guides: the index and the privacy policy rank last).
     const site = [SITE[0], index, ...SITE.slice(1)];
     const read: string[] = [];
-    const extractor = async (page: PageInput) => (read.push(page.url), extractPage(page.html, page.url));
+    const extractor = async (html: string, url: string) => (read.push(url), extractPage(html, url));
     const six = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true, maxPages: 6, extractor });
     assert.equal(six.pages.length, 6);
     assert.ok(!read.includes(index.url), 'the index was left unread');

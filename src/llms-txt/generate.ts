@@ -1,7 +1,6 @@
 // The whole generation for one site: outline each page as it arrives, rank the candidates by the
 // site's own navigation, extract and describe the chosen ones, group them into the site's parts,
 // describe (enhanced), then render llms.txt and llms-full.txt.
-import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
@@ -9,7 +8,8 @@ import { createExtractiveDescriber } from './extractive-describer.ts';
 import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
 import { describeFromContent, extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
-import { outlinePage, type PageOutline } from './outline.ts';
+import type { PageOutline } from './outline.ts';
+import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
@@ -17,7 +17,7 @@ import { inLanguageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
-import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.ts';
+import type { DescribedPage, GenerationMethod, PageInput, PageReading, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
   /** The site's normalized URL (its home page). */
@@ -33,8 +33,8 @@ export interface GenerateOptions {
   signal?: AbortSignal;
   onProgress?: (progress: GenerationProgress) => void;
   extract?: ExtractOptions;
-  /** Extracts a page elsewhere (a worker thread, see extract-pool.ts); inline when omitted. */
-  extractor?: (page: PageInput, url: string) => Promise<ExtractedPage>;
+  /** Extracts a page elsewhere (a worker thread, see the generation's page-pool.ts); inline when omitted. */
+  extractor?: (html: string, url: string) => Promise<ExtractedPage>;
   /** Pages handed to `extractor` at once. Default 4. */
   extractorConcurrency?: number;
   /** Called once every chosen page is extracted: `extractor` is not called again. */
@@ -105,7 +105,9 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     const key = pageKey(url);
     if (seenKeys.has(key)) continue;
     seenKeys.add(key);
-    const body = pageContentHash(page.html);
+    // Read as it was fetched (by the crawler, or in a worker thread), or here.
+    const { html, reading } = page.reading ? { html: page.html, reading: await page.reading } : readHere(page, url);
+    const body = reading.contentHash;
     const twin = byBody.get(body);
     if (twin) {
       // The same page under two URLs is listed once, under the home page's URL when it is one of them.
@@ -114,10 +116,10 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
       if (key === homeKey) twin.page.url = twin.outline.url = url;
       continue;
     }
-    const outline = page.outline ? { ...(await page.outline), url } : outlinePage(page.html, url);
+    const outline = { ...reading.outline, url };
     const fromOutline = extractor.readsFromOutline(outline);
     // A page read from its outline needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : page.html, outline: undefined }, outline, aliases: [], fromOutline, contentHash: body };
+    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen. Secondary
@@ -204,9 +206,14 @@ function repeatsSummary(summary: string): (text: string) => boolean {
   return (text) => summaryKey !== '' && compactKey(shorten(text)) === summaryKey;
 }
 
-/** A page's identity by content: two URLs with the same body are one page; a changed hash is a changed page. */
-export function pageContentHash(html: string): string {
-  return createHash('sha1').update(html).digest('base64');
+/** The page's HTML, decoded now if it came undecoded (see PageInput). */
+function htmlOf(page: PageInput): string {
+  return typeof page.html === 'string' ? page.html : page.html();
+}
+
+function readHere(page: PageInput, url: string): { html: string; reading: PageReading } {
+  const html = htmlOf(page);
+  return { html, reading: readHtml(html, url) };
 }
 
 interface Candidate {
@@ -241,17 +248,18 @@ function createExtraction(options: GenerateOptions) {
         candidate.extracted = Promise.resolve(pageFromOutline(candidate.outline));
         return;
       }
-      const page = { ...candidate.page };
+      const { url } = candidate.page;
+      const html = htmlOf(candidate.page);
       // The extraction holds the HTML now; the candidate needs it no longer.
       candidate.page.html = '';
       candidate.extracted = (async () => {
         while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
         active++;
         try {
-          return await extractOne(page, page.url);
+          return await extractOne(html, url);
         } catch {
           state.failures++;
-          return unreadablePage(page.url);
+          return unreadablePage(url);
         } finally {
           active--;
           waiting.shift()?.();
@@ -263,7 +271,7 @@ function createExtraction(options: GenerateOptions) {
 }
 
 function extractInline(extract: ExtractOptions | undefined) {
-  return async (page: PageInput, url: string): Promise<ExtractedPage> => extractPage(page.html, url, extract);
+  return async (html: string, url: string): Promise<ExtractedPage> => extractPage(html, url, extract);
 }
 
 /**
@@ -273,9 +281,9 @@ function extractInline(extract: ExtractOptions | undefined) {
  * heap of its own (about 50 MB) for them.
  */
 function describeInline(extract: ExtractOptions | undefined) {
-  return async (page: PageInput, url: string): Promise<ExtractedPage> => {
+  return async (html: string, url: string): Promise<ExtractedPage> => {
     await yieldToEventLoop();
-    return describeFromContent(page.html, url, { ...extract, maxParsedHtmlChars: Math.min(extract?.maxParsedHtmlChars ?? Infinity, DESCRIBE_MAX_PARSED_CHARS) });
+    return describeFromContent(html, url, { ...extract, maxParsedHtmlChars: Math.min(extract?.maxParsedHtmlChars ?? Infinity, DESCRIBE_MAX_PARSED_CHARS) });
   };
 }
 

@@ -1,8 +1,9 @@
 // The generator core: HTML pages in, llms.txt and llms-full.txt out. Pure functions: no HTTP
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
-export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, SiteSummary } from './types.ts';
+export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, PageReading, SiteSummary } from './types.ts';
 
-export { generateLlmsTxt, pageContentHash, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
+export { pageContentHash, readHtml } from './reading.ts';
+export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
 export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
 export { outlinePage, type PageOutline } from './outline.ts';

@@ -1,18 +1,28 @@
 // Types shared across the generator core.
 import type { PageOutline } from './outline.ts';
 
+/** What the generator reads of a page before choosing (see readHtml). */
+export interface PageReading {
+  outline: PageOutline;
+  /** SHA-1 (base64) of the page's HTML (see pageContentHash). */
+  contentHash: string;
+}
+
 /** One fetched page, as the crawler hands it over. */
 export interface PageInput {
   /** Final URL, after redirects. */
   url: string;
-  /** Decoded HTML. */
-  html: string;
+  /**
+   * Decoded HTML, or what decodes it: a page a worker thread read (see `reading`) is decoded on
+   * the event loop only if the generator wants its HTML after all.
+   */
+  html: string | (() => string);
   /** The sitemap's lastmod for this URL, when it had one. */
   lastModified?: string | null;
   /** The sitemap's priority for this URL (0-1), when it gave one. */
   priority?: number | null;
-  /** The page's outline, when the crawler made it while reading the page's links (see outlinePage), or is making it in a worker thread. */
-  outline?: PageOutline | Promise<PageOutline>;
+  /** The page's outline and hash, when the crawler made them while reading the page's links, or is making them in a worker thread. */
+  reading?: PageReading | Promise<PageReading>;
 }
 
 /** Who wrote a page's title and description. */
