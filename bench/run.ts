@@ -19,14 +19,13 @@ if (include('pickup')) {
   console.log('\n== Job pickup on an idle worker (PGlite, PostgreSQL) ==');
   await runPickupBench();
 }
-let wget;
 if (include('crawl')) {
   console.log('\n== Crawl-mode discovery of the PostgreSQL 15 manual against wget -r ==');
-  wget = (await runCrawlBench()).wget;
+  await runCrawlBench();
 }
 if (include('generate')) {
   console.log('\n== End-to-end generation of the PostgreSQL 15 manual ==');
-  await runGenerateBench(wget);
+  await runGenerateBench();
 }
 if (include('quality')) {
   console.log('\n== llms.txt quality on four documentation sites (simple, maxUrls 200) ==');
