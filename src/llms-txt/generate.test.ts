@@ -79,16 +79,24 @@ const page = (title: string, body: string, lang = 'en') =>
 const MULTILINGUAL_MANUAL: PageInput[] = [
   {
     url: 'https://acme.dev/en/index.html',
-    html: page('Acme Server', `<h2>Release Notes</h2><ul><li><a href="new_features.html">New features</a></li><li><a href="upgrading.html">Upgrading</a></li>
+    html: page('Acme Server', `<h2>Release Notes</h2><ul><li><a href="new_features_2_4.html">New features</a></li><li><a href="upgrading.html">Upgrading</a></li>
       <li><a href="compat.html">Compatibility</a></li></ul>
       <h2>Reference Manual</h2><ul><li><a href="quickreference.html">Directive Quick Reference</a></li><li><a href="mod/index.html">Modules</a></li></ul>
       <h2>Users' Guide</h2><ul><li><a href="caching.html">Caching</a></li><li><a href="logs.html">Log files</a></li></ul>`),
   },
-  { url: 'https://acme.dev/en/new_features.html', html: page('Overview of new features in Acme Server 2.4', '<p>This document describes some of the major changes between versions of Acme.</p><ul><li><a href="mod/mod_cache.html">mod_cache</a></li></ul>') },
+  // In Portuguese under /en/, as Debian's apache2-doc serves it: release notes by its URL.
+  {
+    url: 'https://acme.dev/en/new_features_2_4.html',
+    html: page('Visão geral das novas funcionalidades do Acme 2.4', '<p>Este documento descreve algumas das principais mudanças entre as versões do Acme.</p><ul><li><a href="mod/mod_cache.html">mod_cache</a></li></ul>', 'pt-br'),
+  },
   { url: 'https://acme.dev/en/upgrading.html', html: page('Atualizando para o Acme 2.4', '<p>Este documento descreve as mudanças do servidor Acme que afetam a configuração.</p><ul><li><a href="mod/mod_cache.html">mod_cache</a></li></ul>', 'pt-br') },
   { url: 'https://acme.dev/en/compat.html', html: page('Compatibility', '<p>Compatibility notes list what changed for existing configurations.</p>') },
   { url: 'https://acme.dev/en/quickreference.html', html: page('Directive Quick Reference', '<p>The directive quick reference shows the usage of each Acme configuration directive.</p>') },
-  { url: 'https://acme.dev/en/mod/index.html', html: page('Modules', '<p>Below is a list of all of the modules that come with the server.</p><ul><li><a href="mod_cache.html">mod_cache</a></li></ul>') },
+  // An index by its title, the part of the manual the modules are in by its home page's name for it.
+  {
+    url: 'https://acme.dev/en/mod/index.html',
+    html: page('Module Index', '<p>Below is a list of all of the modules that come as part of the Acme Server distribution.</p><ul><li><a href="mod_cache.html">mod_cache</a></li></ul>'),
+  },
   { url: 'https://acme.dev/en/mod/mod_cache.html', html: page('mod_cache', '<p>An HTTP caching filter for responses from the origin.</p>') },
   { url: 'https://acme.dev/en/caching.html', html: page('Caching', '<p>Caching makes an Acme server answer repeated requests without the origin.</p>') },
   { url: 'https://acme.dev/en/logs.html', html: page('Log files', '<p>Log files record every request the server answers and every error it meets.</p>') },
@@ -112,9 +120,10 @@ describe('generateLlmsTxt', () => {
     const document = parseLlmsTxt(result.llmsTxt);
     assert.equal(document.summary, "Acme Server: Release Notes, Reference Manual and Users' Guide.");
     const sectionOf = (title: string) => document.sections.find((section) => section.links.some((link) => link.title === title))?.name;
-    // Listed by the modules' index and by a translated release note: the index, in its folder, is its parent.
+    // Listed by the modules' index and by release notes: the index, which the home page lists as "Modules", is its parent.
     assert.equal(sectionOf('mod_cache'), 'Reference Manual');
-    assert.equal(sectionOf('Overview of new features in Acme Server 2.4'), 'Optional');
+    assert.equal(sectionOf('Module Index'), 'Reference Manual');
+    assert.equal(sectionOf('Visão geral das novas funcionalidades do Acme 2.4'), 'Optional');
   });
 
   test('without sections of the site\'s own, pages are listed in its reading order, not by how often they are linked', async () => {

@@ -135,7 +135,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const home = arrived.find((c) => pageKey(c.outline.url) === homeKey || c.aliases.some((alias) => pageKey(alias) === homeKey)) ?? arrived[0];
   const candidates = inLanguageOf(home, arrived);
   const outlines = candidates.map((candidate) => candidate.outline);
-  const secondary = findSecondaryPages(outlines);
+  const secondary = findSecondaryPages(outlines, home?.outline);
   const map = buildSiteMap(
     home?.outline.url ?? options.siteUrl,
     candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), priority: page.priority })),

@@ -88,6 +88,10 @@ describe('findOptionalPages', () => {
       'https://acme.dev/legal/terms',
       'https://acme.dev/changelog',
       'https://acme.dev/docs/release-notes',
+      // Release notes by their file's name, whatever language the page is in (Apache's, Python's).
+      'https://acme.dev/manual/en/new_features_2_4.html',
+      'https://acme.dev/docs/whatsnew/3.11.html',
+      'https://acme.dev/docs/whatsnew311.html',
       'https://acme.dev/login',
       'https://acme.dev/manual/en/license.html',
       'https://acme.dev/COPYING',
@@ -98,7 +102,7 @@ describe('findOptionalPages', () => {
   });
 
   test('keeps ordinary pages, blog posts and the first page of a listing', () => {
-    const urls = ['https://acme.dev/', 'https://acme.dev/blog/', 'https://acme.dev/blog?page=1', 'https://acme.dev/blog/2023/05/launch', 'https://acme.dev/docs/tags-and-labels-guide'];
+    const urls = ['https://acme.dev/', 'https://acme.dev/blog/', 'https://acme.dev/blog?page=1', 'https://acme.dev/blog/2023/05/launch', 'https://acme.dev/docs/tags-and-labels-guide', 'https://acme.dev/docs/features.html'];
     assert.deepEqual([...findOptionalPages(urls)], []);
   });
 

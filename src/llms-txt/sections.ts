@@ -170,7 +170,7 @@ function mergeSameNames<T>(sections: Section<T>[]): void {
 }
 
 const LOW_VALUE_SEGMENT =
-  /^(?:tags?|category|categories|author|authors|archives?|labels?|privacy|privacy-policy|privacy-notice|terms|terms-of-service|terms-of-use|terms-and-conditions|tos|cookies?|cookie-policy|cookie-settings|legal|imprint|impressum|disclaimer|licen[cs]es?|licen[cs]ing|copying|copyright|gdpr|dmca|changelog|change-log|changes|release-notes|releasenotes|releases|login|log-in|signin|sign-in|signup|sign-up|register|logout|cart|checkout|search|account|404|not-found|sitemap|genindex(?:-\w+)?|(?:py-)?modindex|_modules|_sources)(?:\.\w{2,5})?$/i;
+  /^(?:tags?|category|categories|author|authors|archives?|labels?|privacy|privacy-policy|privacy-notice|terms|terms-of-service|terms-of-use|terms-and-conditions|tos|cookies?|cookie-policy|cookie-settings|legal|imprint|impressum|disclaimer|licen[cs]es?|licen[cs]ing|copying|copyright|gdpr|dmca|changelog|change-log|changes|release-notes|releasenotes|releases|new[_-]?features(?:[_-][\d_.]+)?|whats[_-]?new(?:[_-]?[\d_.]+)?|login|log-in|signin|sign-in|signup|sign-up|register|logout|cart|checkout|search|account|404|not-found|sitemap|genindex(?:-\w+)?|(?:py-)?modindex|_modules|_sources)(?:\.\w{2,5})?$/i;
 const VERSION_SEGMENT = /^(?:v\d+(?:\.\d+)*(?:\.x)?|\d+\.(?:\d+|x)(?:\.\d+)*)$/i;
 const CURRENT_VERSION_SEGMENT = /^(?:latest|stable|current|main|master|dev|next)$/i;
 

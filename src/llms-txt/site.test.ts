@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ExtractedPage } from './extract.ts';
+import { outlinePage } from './outline.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 
 function extracted(url: string, fields: Partial<ExtractedPage> = {}): ExtractedPage {
@@ -83,5 +84,16 @@ describe('inferSite', () => {
     );
     const pages = [extracted('https://acme.dev/a', { metaDescription: SHARED }), extracted('https://acme.dev/b', { metaDescription: SHARED })];
     assert.equal(inferSite('https://acme.dev/', pages).summary, SHARED);
+  });
+
+  test("a lead page's opening of a list is about that page, not the site's summary", () => {
+    const lead = (url: string, title: string, paragraph: string) =>
+      outlinePage(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${paragraph}</p></body></html>`, `https://acme.dev/${url}`);
+    const leadPages = [
+      lead('mod/index.html', 'Module Index', 'Below is a list of all of the modules that come as part of the Acme Server distribution.'),
+      lead('intro.html', 'Introduction', 'Acme Server answers HTTP requests for static files and for programs that write pages.'),
+    ];
+    const site = inferSite('https://acme.dev/', [extracted('https://acme.dev/', { title: 'Acme Server' })], { leadPages });
+    assert.equal(site.summary, 'Acme Server answers HTTP requests for static files and for programs that write pages.');
   });
 });

@@ -91,9 +91,12 @@ export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], cont
 function leadTexts(page: PageOutline, siteName: string): Array<string | null> {
   const title = compactKey(page.h1 ?? page.documentTitle ?? '');
   const aboutItself = title.length > 0 && !title.includes(compactKey(siteName.split(/\s+/)[0]));
-  const texts = [page.metaDescription, ...page.paragraphs];
+  const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !PRESENTS_A_LIST.test(text));
   return aboutItself ? texts.filter((text) => !text || !compactKey(text).includes(title)) : texts;
 }
+
+/** "Below is a list of all of the modules…": the opening of a list, about its page whatever it names. */
+const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+following\s+(?:is|are)|this\s+(?:page|document)\s+(?:is|lists|contains|gives))\b.{0,40}\b(?:list|index|table|overview)\b/i;
 
 /**
  * Where the site says nothing about itself, the parts its home page groups its contents under:
