@@ -136,6 +136,9 @@ describe('describePage', () => {
     assert.equal(describePage({ ...module, headings: [], paragraphs: [leadIn] }, nothingRepeated), 'The constants defined in this module…', 'with nothing else to go by');
     const pointer = { ...signals, headings: ['Connection Settings', 'Authentication', 'SSL'], paragraphs: ['See Section 19.9 for more information about setting up SSL.'] };
     assert.equal(describePage(pointer, nothingRepeated), 'Covers Connection Settings, Authentication and SSL.');
+    // PostgreSQL's runtime-config-connection.html: the pointer opens a paragraph about one of the page's parts.
+    const opening = 'See Section 19.9 for more information about setting up SSL. The configuration parameters for controlling transfer encryption using TLS protocols are named ssl for historic reasons.';
+    assert.equal(describePage({ ...pointer, paragraphs: [opening] }, nothingRepeated), 'Covers Connection Settings, Authentication and SSL.');
   });
 
   it("prefers a page's short stated purpose to a paragraph that introduces a list", () => {

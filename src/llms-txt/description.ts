@@ -181,13 +181,14 @@ export function shorten(text: string): string {
 }
 
 /**
- * One sentence that only sends the reader elsewhere ("See Section 19.9 for more information about
- * setting up SSL."), or a lead-in that would be cut short ("The constants defined in this module
- * are:" → "The constants defined in this module…"): below the page's parts as a description.
+ * A paragraph that opens by sending the reader elsewhere ("See Section 19.9 for more information
+ * about setting up SSL. The configuration parameters…", which goes on about one of the page's
+ * parts), or a lead-in that would be cut short ("The constants defined in this module are:" →
+ * "The constants defined in this module…"): below the page's parts as a description.
  */
 function saysNothingOfItsPage(text: string): boolean {
   const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text).endsWith('…');
-  return breaksOff || (POINTS_ELSEWHERE.test(text) && splitSentences(text).length === 1);
+  return breaksOff || POINTS_ELSEWHERE.test(text);
 }
 
 function withoutDanglingEnd(words: string): string {

@@ -195,8 +195,11 @@ test("a note or a warning box is not the page's text; a box of a title of its ow
     <div class="admonition important"><p class="admonition-title">Important</p><p>Please report security issues only to security@example.com.</p></div>
     <div class="admonition-about-this-document admonition"><p class="first admonition-title">About this document</p>
       <p>This document provides an introduction to the basics of web forms and how they are handled.</p></div>
-    <div class="note"><p>DocBook's notes are asides too, whatever they say about the page.</p></div></body></html>`;
+    <div class="note"><h3 class="title">Note</h3><p>DocBook's notes are asides too, whatever they say about the page.</p></div>
+    <h2>Bound fields</h2></body></html>`;
   const outline = outlinePage(html, 'https://docs.example/topics/forms/');
   assert.deepEqual(outline.paragraphs, ['About this document', 'This document provides an introduction to the basics of web forms and how they are handled.']);
   assert.equal(outline.firstParagraph, 'This document provides an introduction to the basics of web forms and how they are handled.');
+  // Nor is a note's heading one of the page's parts.
+  assert.deepEqual(outline.headings, ['Bound fields']);
 });

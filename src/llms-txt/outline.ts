@@ -420,7 +420,8 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
       case 'heading':
         if (!value) break;
         if (current.level === 1) outline.h1 = outline.head.h1 ??= value;
-        else if ((current.level ?? 0) <= 3 && outline.headings.length < MAX_HEADINGS && chromeDepth === 0) outline.headings.push(value);
+        // A note's or a warning's heading ("Note") is no part of the page.
+        else if ((current.level ?? 0) <= 3 && outline.headings.length < MAX_HEADINGS && chromeDepth === 0 && asideDepth === 0) outline.headings.push(value);
         if (chromeDepth === 0) {
           group = value;
           lastAtDepth.length = 0;
