@@ -139,6 +139,9 @@ describe('describePage', () => {
     // PostgreSQL's runtime-config-connection.html: the pointer opens a paragraph about one of the page's parts.
     const opening = 'See Section 19.9 for more information about setting up SSL. The configuration parameters for controlling transfer encryption using TLS protocols are named ssl for historic reasons.';
     assert.equal(describePage({ ...pointer, paragraphs: [opening] }, nothingRepeated), 'Covers Connection Settings, Authentication and SSL.');
+    // Sphinx's extension tutorials: the tutorials it lists say what it holds.
+    const tutorials = { ...signals, childTitles: ['Developing a “Hello world” extension', 'Developing a “TODO” extension'], paragraphs: ['Refer to the following tutorials to get started with extension development.'] };
+    assert.equal(describePage(tutorials, nothingRepeated), 'Covers Developing a “Hello world” extension and Developing a “TODO” extension.');
   });
 
   it("prefers a page's short stated purpose to a paragraph that introduces a list", () => {

@@ -141,8 +141,8 @@ const CONTINUES = /^(?:(?:this|that|it)\s+(?:allows?|means|makes|lets|enables|gi
 /** "and asked for help recovering from this situation.": the rest of a sentence a quotation or an example interrupted. */
 const FRAGMENT = /^(?:and|but|or|nor|so|yet|where|whereas|which)\s/;
 const POINTS_AHEAD = /\b(?:like this|as follows|the following|below|using|with|e\.g\.)\s*:$/i;
-/** "See Section 19.9 for more information about setting up SSL.", "For details on how to add your own checks…, see the System check topic guide." */
-const POINTS_ELSEWHERE = /^(?:see\b|for (?:(?:more|additional|further) )?(?:information|details)\b)/i;
+/** "See Section 19.9 for more information about setting up SSL.", "Refer to the following tutorials…", "For details on how to add your own checks…, see the System check topic guide." */
+const POINTS_ELSEWHERE = /^(?:see\b|refer\s+to\b|for (?:(?:more|additional|further) )?(?:information|details)\b)/i;
 
 /** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */
 function purposeOf(line: string | null): string | null {
