@@ -140,7 +140,7 @@ describe('describePage', () => {
     const opening = 'See Section 19.9 for more information about setting up SSL. The configuration parameters for controlling transfer encryption using TLS protocols are named ssl for historic reasons.';
     assert.equal(describePage({ ...pointer, paragraphs: [opening] }, nothingRepeated), 'Covers Connection Settings, Authentication and SSL.');
     // Sphinx's extension tutorials: the tutorials it lists say what it holds.
-    const tutorials = { ...signals, childTitles: ['Developing a “Hello world” extension', 'Developing a “TODO” extension'], paragraphs: ['Refer to the following tutorials to get started with extension development.'] };
+    const tutorials = { ...signals, headings: [], childTitles: ['Developing a “Hello world” extension', 'Developing a “TODO” extension'], paragraphs: ['Refer to the following tutorials to get started with extension development.'] };
     assert.equal(describePage(tutorials, nothingRepeated), 'Covers Developing a “Hello world” extension and Developing a “TODO” extension.');
   });
 

@@ -176,6 +176,34 @@ describe('generateLlmsTxt', () => {
     ]);
   });
 
+  test("a page the home page's contents nest under an entry is placed there, though an earlier entry's page lists it as well", async () => {
+    const doc = (url: string, title: string, body: string) => ({ url: `https://acme.dev/${url}`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>` });
+    const entry = (href: string, text: string, nested = '') => `<li class="toctree-l1"><a class="reference internal" href="${href}">${text}</a>${nested}</li>`;
+    const home = doc(
+      'index.html',
+      'Acme',
+      `<h2>Get started</h2><div class="toctree-wrapper"><ul>${entry('usage/quickstart.html', 'Getting Started')}${entry('install.html', 'Installing Acme')}</ul></div>
+      <h2>User Guides</h2><div class="toctree-wrapper"><ul>${entry('usage/index.html', 'Using Acme', '<ul><li class="toctree-l2"><a class="reference internal" href="usage/plugins/index.html">Plugins</a></li></ul>')}</ul></div>
+      <h2>Reference</h2><div class="toctree-wrapper"><ul>${entry('cli.html', 'Command line')}${entry('api.html', 'API')}</ul></div>`,
+    );
+    const pages = [
+      home,
+      // The quick start, in the same folder, closes with a list of further topics that names the plugins too.
+      doc('usage/quickstart.html', 'Getting Started', '<p>Acme builds shelves from a plan in a few commands.</p><h2>More topics</h2><ul><li><a href="plugins/index.html">Other plugins</a></li></ul>'),
+      doc('install.html', 'Installing Acme', '<p>Acme is installed from the package index with one command.</p>'),
+      doc('usage/index.html', 'Using Acme', '<p>This guide covers everything from planning to loading a shelf.</p><ul><li><a href="plugins/index.html">Plugins</a></li></ul>'),
+      doc('usage/plugins/index.html', 'Plugins', '<p>Plugins add new kinds of shelves to Acme.</p><ul><li><a href="corner.html">Corner shelves</a></li></ul>'),
+      doc('usage/plugins/corner.html', 'Corner shelves', '<p>The corner plugin fits a shelf into the angle of two walls.</p>'),
+      doc('cli.html', 'Command line', '<p>The acme command plans, builds and checks shelves.</p>'),
+      doc('api.html', 'API', '<p>The Python API builds shelves from a program.</p>'),
+    ];
+    const result = await generateLlmsTxt(arriving(pages), { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const sectionOf = (title: string) => parseLlmsTxt(result.llmsTxt).sections.find((section) => section.links.some((link) => link.title === title))?.name;
+    assert.equal(sectionOf('Getting Started'), 'Get started');
+    assert.equal(sectionOf('Plugins'), 'User Guides');
+    assert.equal(sectionOf('Corner shelves'), 'User Guides');
+  });
+
   test("a page named default.html beside its folder's index.html is a page of its own, whichever arrives first", async () => {
     const home: PageInput = {
       url: 'https://acme.dev/',

@@ -106,6 +106,7 @@ function countInLinks(nodes: readonly MapNode[], byKey: Map<string, MapNode>) {
 
 /** Dijkstra from the home page; ties go to the path found first, so the tree is deterministic. */
 function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
+  const listedUnder = parentsListedByHome(home);
   home.level = 0;
   const queue = new MinQueue<MapNode>();
   queue.push(home, 0);
@@ -121,10 +122,15 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
       // On a tie the deeper page is the more specific parent: a chapter's sections hang under the
       // chapter, not under the part page that also lists them; between pages as deep, the one in
       // the target's folder (a module under the modules' index, not under a release note).
+      // The home page's own contents settle it where they nest the page under another: Sphinx's
+      // "Extensions" under "Using Sphinx", not under "Getting Started", which also lists it.
       const moreSpecific =
         level === target.level &&
         target.via !== null &&
-        (node.level > target.via.level || (node.level === target.via.level && sharedFolders(node, target) > sharedFolders(target.via, target)));
+        target.via.key !== listedUnder.get(target.key) &&
+        (listedUnder.get(target.key) === node.key ||
+          node.level > target.via.level ||
+          (node.level === target.via.level && sharedFolders(node, target) > sharedFolders(target.via, target)));
       if (level < target.level || moreSpecific) {
         if (level < target.level) queue.push(target, level);
         target.level = level;
@@ -134,6 +140,19 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
       }
     });
   }
+}
+
+/** For each page the home page's contents nest under another entry, that entry's page. */
+function parentsListedByHome(home: MapNode): Map<string, string> {
+  const links = home.outline.links;
+  const parents = new Map<string, string>();
+  for (const link of links) {
+    if (link.kind !== 'toc' || link.parent < 0) continue;
+    const key = pageKey(link.url);
+    const parent = pageKey(links[link.parent].url);
+    if (key !== parent && !parents.has(key)) parents.set(key, parent);
+  }
+  return parents;
 }
 
 /** How many folders of their paths two pages share: `/en/mod/index.html` and `/en/mod/core.html` two. */
