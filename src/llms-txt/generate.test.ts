@@ -10,6 +10,11 @@ import type { PageInput } from './types.ts';
 
 const SHARED_DESCRIPTION = 'Acme Docs: guides and reference for Acme widgets.';
 
+/** A page of acme.dev's manual: its title as <title> and <h1>, then `body`. */
+function manualPage(url: string, title: string, body: string): PageInput {
+  return { url: `https://acme.dev/${url}`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>` };
+}
+
 function docPage(title: string, paragraph: string, extraHead = ''): string {
   return `<!doctype html><html lang="en"><head><title>${title} | Acme Docs</title>
     <meta name="description" content="${SHARED_DESCRIPTION}">${extraHead}</head>
@@ -143,7 +148,6 @@ describe('generateLlmsTxt', () => {
   });
 
   test("a page only mentioned in another folder's running text is listed with its own folder's pages", async () => {
-    const manualPage = (url: string, title: string, body: string) => ({ url: `https://acme.dev/${url}`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>` });
     const home = manualPage(
       'index.html',
       'Acme',
@@ -177,9 +181,8 @@ describe('generateLlmsTxt', () => {
   });
 
   test("a page the home page's contents nest under an entry is placed there, though an earlier entry's page lists it as well", async () => {
-    const doc = (url: string, title: string, body: string) => ({ url: `https://acme.dev/${url}`, html: `<html><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>` });
     const entry = (href: string, text: string, nested = '') => `<li class="toctree-l1"><a class="reference internal" href="${href}">${text}</a>${nested}</li>`;
-    const home = doc(
+    const home = manualPage(
       'index.html',
       'Acme',
       `<h2>Get started</h2><div class="toctree-wrapper"><ul>${entry('usage/quickstart.html', 'Getting Started')}${entry('install.html', 'Installing Acme')}</ul></div>
@@ -189,13 +192,13 @@ describe('generateLlmsTxt', () => {
     const pages = [
       home,
       // The quick start, in the same folder, closes with a list of further topics that names the plugins too.
-      doc('usage/quickstart.html', 'Getting Started', '<p>Acme builds shelves from a plan in a few commands.</p><h2>More topics</h2><ul><li><a href="plugins/index.html">Other plugins</a></li></ul>'),
-      doc('install.html', 'Installing Acme', '<p>Acme is installed from the package index with one command.</p>'),
-      doc('usage/index.html', 'Using Acme', '<p>This guide covers everything from planning to loading a shelf.</p><ul><li><a href="plugins/index.html">Plugins</a></li></ul>'),
-      doc('usage/plugins/index.html', 'Plugins', '<p>Plugins add new kinds of shelves to Acme.</p><ul><li><a href="corner.html">Corner shelves</a></li></ul>'),
-      doc('usage/plugins/corner.html', 'Corner shelves', '<p>The corner plugin fits a shelf into the angle of two walls.</p>'),
-      doc('cli.html', 'Command line', '<p>The acme command plans, builds and checks shelves.</p>'),
-      doc('api.html', 'API', '<p>The Python API builds shelves from a program.</p>'),
+      manualPage('usage/quickstart.html', 'Getting Started', '<p>Acme builds shelves from a plan in a few commands.</p><h2>More topics</h2><ul><li><a href="plugins/index.html">Other plugins</a></li></ul>'),
+      manualPage('install.html', 'Installing Acme', '<p>Acme is installed from the package index with one command.</p>'),
+      manualPage('usage/index.html', 'Using Acme', '<p>This guide covers everything from planning to loading a shelf.</p><ul><li><a href="plugins/index.html">Plugins</a></li></ul>'),
+      manualPage('usage/plugins/index.html', 'Plugins', '<p>Plugins add new kinds of shelves to Acme.</p><ul><li><a href="corner.html">Corner shelves</a></li></ul>'),
+      manualPage('usage/plugins/corner.html', 'Corner shelves', '<p>The corner plugin fits a shelf into the angle of two walls.</p>'),
+      manualPage('cli.html', 'Command line', '<p>The acme command plans, builds and checks shelves.</p>'),
+      manualPage('api.html', 'API', '<p>The Python API builds shelves from a program.</p>'),
     ];
     const result = await generateLlmsTxt(arriving(pages), { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
     const sectionOf = (title: string) => parseLlmsTxt(result.llmsTxt).sections.find((section) => section.links.some((link) => link.title === title))?.name;
