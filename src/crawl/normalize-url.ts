@@ -45,7 +45,7 @@ export function resolveUrl(input: string, base?: string | URL, maxLength = DEFAU
 }
 
 /** A serialized URL without its fragment: the first '#' starts it (it is percent-encoded anywhere before). */
-export function withoutFragment(href: string): string {
+function withoutFragment(href: string): string {
   const hash = href.indexOf('#');
   return hash === -1 ? href : href.slice(0, hash);
 }

@@ -124,13 +124,12 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
       // the target's folder (a module under the modules' index, not under a release note).
       // The home page's own contents settle it where they nest the page under another: Sphinx's
       // "Extensions" under "Using Sphinx", not under "Getting Started", which also lists it.
+      const listedParent = listedUnder.get(target.key);
       const moreSpecific =
         level === target.level &&
         target.via !== null &&
-        target.via.key !== listedUnder.get(target.key) &&
-        (listedUnder.get(target.key) === node.key ||
-          node.level > target.via.level ||
-          (node.level === target.via.level && sharedFolders(node, target) > sharedFolders(target.via, target)));
+        target.via.key !== listedParent &&
+        (node.key === listedParent || node.level > target.via.level || (node.level === target.via.level && sharedFolders(node, target) > sharedFolders(target.via, target)));
       if (level < target.level || moreSpecific) {
         if (level < target.level) queue.push(target, level);
         target.level = level;
