@@ -3,12 +3,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { sharedCorpus } from '../testing/shared-corpora.ts';
 import { join } from 'node:path';
 import { isBoilerplateDescription } from './boilerplate.ts';
 import { extractPage } from './extract.ts';
 import { normalizeWhitespace, tokenOverlap } from './text.ts';
 
-const CORPUS = join(process.cwd(), '../shared/corpora/readability-test-pages');
+const { path: CORPUS, skip: corpusMissing } = sharedCorpus('readability-test-pages');
 
 // Scores measured when this test was written: title 117/130 (+8 that differ only by the site name
 // we trim; 4 more are pages titled "" or "Document", which we title from the URL), description
@@ -22,7 +23,7 @@ interface Expected {
   excerpt: string | null;
 }
 
-test('extraction corpus: titles and descriptions stay close to Readability’s metadata', { skip: !existsSync(CORPUS) && 'corpus not found' }, () => {
+test('extraction corpus: titles and descriptions stay close to Readability’s metadata', { skip: corpusMissing }, () => {
   const cases = readdirSync(CORPUS)
     .filter((name) => existsSync(join(CORPUS, name, 'source.html')))
     .sort()
