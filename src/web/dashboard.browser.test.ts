@@ -46,6 +46,27 @@ describe('Web dashboard in a browser', () => {
     assert.match(deep.text, /<div id="app">/);
   });
 
+  test('an unknown page answers the dashboard\'s own "Page not found" with a 404; the icon is served', async () => {
+    const unknown = await service.request('GET', '/no/such/page', { headers: { accept: 'text/html' } });
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.headers.get('content-type') ?? '', /text\/html/);
+    const apiStill = await service.request('GET', '/api/v1/no/such/route', { headers: { accept: 'text/html' } });
+    assert.equal(apiStill.status, 404);
+    assert.deepEqual(apiStill.body, { message: 'Route GET /api/v1/no/such/route not found' });
+    const icon = await fetch(url('/favicon.ico'));
+    assert.equal(icon.status, 200);
+    assert.match(icon.headers.get('content-type') ?? '', /image\/svg\+xml/);
+
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    await page.goto(url('/no/such/page'));
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    page.removeAllListeners('response');
+    assert.deepEqual(failed, [url('/no/such/page')].map((u) => `404 ${u}`), 'nothing but the page itself is missing (no icon 404)');
+  });
+
   test('sign up: errors next to their field, then the API key once', async () => {
     const taken = await service.createAccount();
     await page.goto(url('/signup'));
@@ -179,6 +200,7 @@ describe('Web dashboard in a browser', () => {
     assert.ok(page.url().endsWith('/dashboard'));
     await nav('Profile').click();
     await page.getByLabel('Company').fill('Analytical Engines');
+    await page.getByLabel('Last name').fill(''); // optional at sign-up, optional here
     await page.getByRole('button', { name: 'Save profile' }).click();
     await page.getByText('Profile saved.').waitFor();
   });

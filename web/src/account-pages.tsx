@@ -130,14 +130,16 @@ export function ProfilePage({ me, onSaved }: { me: Me | null; onSaved: () => voi
     setError(null);
     const found: Record<string, string> = {};
     if (!form.firstName.trim() || form.firstName.length > 50) found.firstName = 'First name must be 1 to 50 characters.';
-    if (!form.lastName.trim() || form.lastName.length > 50) found.lastName = 'Last name must be 1 to 50 characters.';
+    if (form.lastName.length > 50) found.lastName = 'Last name must be at most 50 characters.';
     if (form.company.length > 100) found.company = 'Company must be at most 100 characters.';
     setErrors(found);
     const first = Object.keys(found)[0];
     if (first) return document.getElementById(first)?.focus();
     try {
+      // Sign-up leaves the last name optional: an empty one is not sent (the API takes 1 to 50 characters).
+      const lastName = form.lastName.trim() ? { lastName: form.lastName.trim() } : {};
       const company = form.company.trim() || me?.company ? { company: form.company.trim() } : {};
-      await answer(api.PUT('/api/v1/accounts/profile', { body: { firstName: form.firstName.trim(), lastName: form.lastName.trim(), ...company } }));
+      await answer(api.PUT('/api/v1/accounts/profile', { body: { firstName: form.firstName.trim(), ...lastName, ...company } }));
       setSaved(true);
       onSaved();
     } catch (err) {
@@ -158,7 +160,7 @@ export function ProfilePage({ me, onSaved }: { me: Me | null; onSaved: () => voi
         ) : null}
         <form onSubmit={save} noValidate>
           <Field id="firstName" label="First name" value={form.firstName} onInput={set('firstName')} error={errors.firstName} required />
-          <Field id="lastName" label="Last name" value={form.lastName} onInput={set('lastName')} error={errors.lastName} required />
+          <Field id="lastName" label="Last name" value={form.lastName} onInput={set('lastName')} error={errors.lastName} hint="Optional, up to 50 characters" />
           <Field id="company" label="Company" value={form.company} onInput={set('company')} error={errors.company} hint="Optional, up to 100 characters" />
           <ErrorMessage error={error} />
           {saved ? <Notice kind="success">Profile saved.</Notice> : null}
