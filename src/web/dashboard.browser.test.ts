@@ -67,6 +67,17 @@ describe('Web dashboard in a browser', () => {
     assert.deepEqual(failed, [url('/no/such/page')].map((u) => `404 ${u}`), 'nothing but the page itself is missing (no icon 404)');
   });
 
+  test('the API docs page renders without a Content-Security-Policy violation', async () => {
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) violations.push(message.text());
+    });
+    await page.goto(url('/docs'));
+    await page.getByText('Generation', { exact: true }).first().waitFor();
+    page.removeAllListeners('console');
+    assert.deepEqual(violations, []);
+  });
+
   test('sign up: errors next to their field, then the API key once', async () => {
     const taken = await service.createAccount();
     await page.goto(url('/signup'));
