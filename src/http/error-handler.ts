@@ -15,7 +15,24 @@ function describeValidationFailure(error: FastifyError): string {
   if (first.keyword === 'additionalProperties') {
     return `unknown property ${[field, params.additionalProperty].filter(Boolean).join('.')} in ${part}`;
   }
+  const allowed = allowedValues(error.validation!, first.instancePath);
+  if (allowed.length > 0) return `${field || part} must be one of ${allowed.join(', ')}`;
   return `${field || part} ${first.message ?? 'is invalid'}`;
+}
+
+/**
+ * The values a field accepts, when its schema is a list of them (an enum, or a union of literals,
+ * for which ajv reports one "must be equal to constant" per literal): the caller sees them all.
+ */
+function allowedValues(failures: NonNullable<FastifyError['validation']>, instancePath: string): string[] {
+  const values: unknown[] = [];
+  for (const failure of failures) {
+    if (failure.instancePath !== instancePath) continue;
+    const params = failure.params as Record<string, unknown>;
+    if (failure.keyword === 'const') values.push(params.allowedValue);
+    if (failure.keyword === 'enum') values.push(...(params.allowedValues as unknown[]));
+  }
+  return values.map((value) => String(value));
 }
 
 function toApiError(error: FastifyError | ApiError): ApiError {

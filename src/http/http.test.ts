@@ -59,6 +59,13 @@ describeOnEachDatabase('The HTTP surface', (service, kind) => {
       }
     });
 
+    test('a value outside a fixed list is refused with the values it may take', async () => {
+      const { apiKey } = await service().createAccount();
+      const res = await service().request('POST', `${API}/generate`, { token: apiKey, body: { url: 'https://example.com', options: { generationMethod: 'fancy' } } });
+      assert.equal(res.status, 400);
+      assert.deepEqual(res.body, { message: 'Validation error: options.generationMethod must be one of simple, enhanced' });
+    });
+
     test('answers a body over 1 MB with 413 and a JSON message', async () => {
       const rawBody = JSON.stringify({ email: 'big@example.com', firstName: 'x'.repeat(1024 * 1024) });
       const res = await service().request('POST', `${API}/accounts`, { rawBody, headers: { 'content-type': 'application/json' } });
