@@ -1,7 +1,7 @@
 /** The `llmstxt` command end to end, as a child process, against sites and a service on 127.0.0.1. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -52,6 +52,26 @@ describe('llmstxt generate (on this machine)', () => {
     const result = JSON.parse(json.stdout);
     assert.deepEqual(result.files.map((f: { path: string }) => f.path), [join(work, 'json', 'llms.txt')]);
     assert.equal(json.stderr, '', '--json keeps stderr for errors');
+  });
+
+  test('--version, and --max-tokens keeping llms-full.txt within its budget', async () => {
+    const version = await llmstxt(['--version']);
+    assert.deepEqual([version.code, version.stdout.trim()], [0, `llmstxt ${JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version}`]);
+    const out = join(work, 'budget');
+    const run = await llmstxt(['generate', docs.origin, '--out', out, '--full', '--max-tokens', '150', '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const fullText = readFileSync(join(out, 'llms-full.txt'), 'utf8');
+    assert.ok(countTokens(fullText) <= 150, `${countTokens(fullText)} tokens`);
+    const withoutFull = await llmstxt(['generate', docs.origin, '--max-tokens', '150']);
+    assert.deepEqual([withoutFull.code, withoutFull.stderr.trim()], [2, 'llmstxt: --max-tokens limits llms-full.txt: add --full']);
+  });
+
+  test('an --out that is not a writable folder is refused before any page is fetched', async () => {
+    const file = join(work, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const closed = `http://127.0.0.1:${await freePort()}/`; // were it fetched, the exit code would be 3
+    const run = await llmstxt(['generate', closed, '--out', file]);
+    assert.deepEqual([run.code, run.stderr.trim()], [2, `llmstxt: --out ${file} is not a folder`]);
   });
 
   test('exit codes a script can rely on: 2 for a bad URL or option, 3 for a site that cannot be read', async () => {

@@ -2,7 +2,7 @@
  * `llmstxt generate <url>`: the generator core on this machine, without the service, a database
  * or an account: discover and fetch the pages, describe them, write llms.txt (and llms-full.txt).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters } from '../crawl/index.ts';
 import { collectPages } from '../generation/pipeline.ts';
@@ -15,6 +15,8 @@ export interface LocalOptions extends PathFilters {
   maxUrls: number;
   method: GenerationMethod;
   full: boolean;
+  /** llms-full.txt's budget in tokens, or null for no budget */
+  maxTokens: number | null;
   out: string;
 }
 
@@ -44,6 +46,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
       method: options.method,
       maxPages: options.maxUrls,
       fullText: options.full,
+      maxFullTextTokens: options.maxTokens ?? undefined,
       extractor: pages.extract,
       extractorConcurrency: pages.concurrency,
       onPagesRead: () => pages.retireWhenIdle(),
@@ -74,6 +77,17 @@ function parseSiteUrl(raw: string): string {
 function assertPatterns(filters: PathFilters): void {
   const reason = invalidPathPattern('includePaths', filters.includePaths) ?? invalidPathPattern('excludePaths', filters.excludePaths);
   if (reason) throw new CliError(EXIT.usage, reason.replace('includePaths', '--include').replace('excludePaths', '--exclude'));
+}
+
+/** The folder --out names exists and takes files, checked before any page is fetched or credit spent. */
+export async function prepareOutputFolder(directory: string): Promise<void> {
+  try {
+    await mkdir(directory, { recursive: true });
+    await access(directory, constants.W_OK);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'EEXIST' || (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'is not a folder' : 'cannot be written';
+    throw new CliError(EXIT.usage, `--out ${directory} ${reason}`);
+  }
 }
 
 async function writeFiles(directory: string, files: Array<[string, string | null]>): Promise<WrittenFile[]> {

@@ -3,11 +3,13 @@
  * project pins. Results go to stdout (`--json` for scripts), progress and errors to stderr; the
  * exit code says what happened (errors.ts).
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
-import { generateLocally } from './local.ts';
+import { generateLocally, prepareOutputFolder } from './local.ts';
 import { Progress } from './progress.ts';
 import { balance, generateRemotely, remoteClient, sites } from './remote.ts';
+import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
 
 const HELP = `Usage:
   llmstxt generate <url> [options]          generate on this machine (no account needed)
@@ -18,12 +20,15 @@ const HELP = `Usage:
 Options:
   --out <dir>          where to write llms.txt (and llms-full.txt); default: .
   --full               also write llms-full.txt
+  --max-tokens <n>     keep llms-full.txt within n tokens (o200k_base): the most important pages
+                       whole, the rest left out; needs --full
   --max-urls <n>       pages to list, 1 to 1000; default 50
   --method <m>         simple (page metadata) or enhanced; default simple
   --include <pattern>  list only paths matching (glob, repeatable)
   --exclude <pattern>  never fetch paths matching (glob, repeatable)
   --json               print the result as JSON
   --quiet              no progress on stderr
+  --version            print the version
 
 Exit codes: 0 done, 2 bad arguments, 3 the site could not be read or the job failed,
 4 the service refused the request, 5 the service could not be reached, 1 anything else.`;
@@ -31,6 +36,7 @@ Exit codes: 0 done, 2 bad arguments, 3 the site could not be read or the job fai
 const OPTIONS = {
   out: { type: 'string', default: '.' },
   full: { type: 'boolean', default: false },
+  'max-tokens': { type: 'string' },
   'max-urls': { type: 'string', default: '50' },
   method: { type: 'string', default: 'simple' },
   include: { type: 'string', multiple: true, default: [] as string[] },
@@ -38,6 +44,7 @@ const OPTIONS = {
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
 } satisfies ParseArgsConfig['options'];
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -45,6 +52,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     const { values, positionals } = parseCommandLine(argv);
     json = values.json;
+    if (values.version) {
+      console.log(`llmstxt ${packageVersion()}`);
+      return EXIT.ok;
+    }
     if (values.help || positionals.length === 0) {
       console.log(HELP);
       return values.help ? EXIT.ok : EXIT.usage;
@@ -76,6 +87,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
   const generation = () => ({
     out: values.out,
     full: values.full,
+    maxTokens: maxTokens(values['max-tokens'], values.full),
     maxUrls: maxUrls(values['max-urls']),
     method: method(values.method),
     includePaths: values.include,
@@ -85,8 +97,17 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     if (args.length !== 1) throw new CliError(EXIT.usage, 'give exactly one URL');
     return args[0];
   };
-  if (command === 'generate') return generateLocally(url(rest), generation(), progress, abortOnInterrupt());
-  if (command === 'remote' && rest[0] === 'generate') return generateRemotely(remoteClient(env), url(rest.slice(1)), generation(), progress);
+  if (command === 'generate') {
+    const options = generation();
+    await prepareOutputFolder(options.out);
+    return generateLocally(url(rest), options, progress, abortOnInterrupt());
+  }
+  if (command === 'remote' && rest[0] === 'generate') {
+    const options = generation();
+    const client = remoteClient(env);
+    await prepareOutputFolder(options.out);
+    return generateRemotely(client, url(rest.slice(1)), options, progress);
+  }
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
   throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
@@ -96,6 +117,18 @@ function maxUrls(raw: string): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1 || value > 1000) throw new CliError(EXIT.usage, `--max-urls must be a whole number from 1 to 1000, not ${raw}`);
   return value;
+}
+
+function maxTokens(raw: string | undefined, full: boolean): number | null {
+  if (raw === undefined) return null;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < MIN_FULL_TEXT_TOKENS) throw new CliError(EXIT.usage, `--max-tokens must be a whole number of at least ${MIN_FULL_TEXT_TOKENS}, not ${raw}`);
+  if (!full) throw new CliError(EXIT.usage, '--max-tokens limits llms-full.txt: add --full');
+  return value;
+}
+
+function packageVersion(): string {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 }
 
 function method(raw: string): 'simple' | 'enhanced' {

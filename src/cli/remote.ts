@@ -23,6 +23,7 @@ export interface RemoteGenerateOptions extends PathFilters {
   maxUrls: number;
   method: GenerationMethod;
   full: boolean;
+  maxTokens: number | null;
   out: string;
 }
 
@@ -38,6 +39,7 @@ export async function generateRemotely(client: ReturnType<typeof remoteClient>, 
             maxUrls: options.maxUrls,
             generationMethod: options.method,
             showFullText: options.full,
+            maxTokens: options.maxTokens,
             includePaths: options.includePaths,
             excludePaths: options.excludePaths,
           },
