@@ -15,7 +15,7 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-export async function startSite(handler: Handler, host = '127.0.0.1'): Promise<TestSite> {
+export async function startSite(handler: Handler, host = '127.0.0.1', listenPort = 0): Promise<TestSite> {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     hits.push(req.url ?? '');
@@ -24,7 +24,7 @@ export async function startSite(handler: Handler, host = '127.0.0.1'): Promise<T
       res.end(String(err));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -38,7 +38,8 @@ export interface DocsSite extends TestSite {
   pagePaths: string[];
 }
 
-export async function startDocsSite(): Promise<DocsSite> {
+/** `port` 0 (the default) takes any free port. */
+export async function startDocsSite({ port = 0 } = {}): Promise<DocsSite> {
   let origin = '';
   const map: Record<string, Route> = {};
   for (const page of PAGES) map[page.path] = html(page);
@@ -56,7 +57,7 @@ export async function startDocsSite(): Promise<DocsSite> {
       return res.end(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`);
     }
     return routes(map)(req, res);
-  });
+  }, undefined, port);
   origin = site.origin;
   return {
     ...site,
