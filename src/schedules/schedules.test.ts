@@ -8,6 +8,7 @@ import { sites } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { invalidFrequency } from './schedules.ts';
+import { nextCheck } from './test-support.ts';
 
 const DAY = 24 * 3_600_000;
 /** Valid, and at most hourly, but runs only in Februaries that have five Mondays (years apart). */
@@ -22,25 +23,6 @@ function publish(guideTitle: string, extra: string[] = []) {
   pages['/guide.html'] = page(guideTitle);
   pages['/faq.html'] = page('FAQ');
   for (const path of extra) pages[path] = page(`Page ${path}`);
-}
-
-async function eventually<T>(check: () => Promise<T | false | null | undefined>, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    assert.ok(Date.now() - started < 20_000, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** Moves the clock past the next run and waits until the schedule was checked again. */
-async function nextCheck(service: TestService, token: string, siteId: string, after: number) {
-  service.clock.advance(after);
-  return eventually(async () => {
-    const { schedule } = (await service.request('GET', `/api/v1/sites/${siteId}`, { token })).body;
-    return schedule.lastCheckedAt && new Date(schedule.lastCheckedAt).getTime() === service.clock.now().getTime() && schedule;
-  }, 'the scheduled check');
 }
 
 function msTaken(work: () => void, times: number): number {

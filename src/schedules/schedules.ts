@@ -91,7 +91,7 @@ export const ScheduleView = Type.Union([
     pausedReason: Nullable(Type.String()),
     nextRunAt: Nullable(IsoDate),
     lastCheckedAt: Nullable(IsoDate),
-    lastOutcome: Nullable(Type.String({ description: 'unchanged (no charge), regenerated, paused, skipped: … (a generation was under way) or failed: …' })),
+    lastOutcome: Nullable(Type.String({ description: 'unchanged (no charge), regenerated, paused, skipped: … (a generation was under way), timed out: … (no charge) or failed: …' })),
     lastJobId: Nullable(Type.String()),
   }),
   Type.Null(),
