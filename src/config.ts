@@ -39,6 +39,8 @@ export interface Config {
   jobs: JobSettings;
   /** How long a webhook receiver may take to answer one delivery. */
   webhookTimeoutMs: number;
+  /** Scheduled checks (schedules/scheduler.ts): how many at once per process, and each one's time budget. */
+  schedules: { concurrency: number; checkBudgetMs: number };
 }
 
 export interface JobSettings {
@@ -231,6 +233,11 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
+    schedules: {
+      concurrency: integer(env, 'SCHEDULE_CONCURRENCY', 4, 1, 64),
+      // Under the 15-minute lease of a claimed schedule, so a check never outlives its lease.
+      checkBudgetMs: Math.round(decimal(env, 'SCHEDULE_CHECK_SECONDS', 120, 0.5, 600) * 1000),
+    },
   };
 }
 

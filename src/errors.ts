@@ -106,6 +106,16 @@ export const messages = {
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
 } as const;
 
+/** What a schedule's `lastOutcome` says about its last check. */
+export const scheduleOutcomes = {
+  unchanged: 'unchanged',
+  regenerated: 'regenerated',
+  paused: 'paused',
+  generationUnderWay: 'skipped: a generation is under way',
+  timedOut: (seconds: number) => `timed out: the listed pages were not all read within ${seconds} s; no job was started and nothing was charged`,
+  failed: (reason: string) => `failed: ${reason}`.slice(0, 300),
+} as const;
+
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */
 export const jobMessages = {
   canceled: 'Canceled',

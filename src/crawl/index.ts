@@ -21,6 +21,7 @@ export type { PathFilters, PathMatcher } from './path-filter.ts';
 export type { Scope } from './normalize-url.ts';
 
 export { loadRobots, parseRobotsTxt } from './robots.ts';
+export { RobotsCache } from './robots-cache.ts';
 export type { Robots } from './robots.ts';
 export { collectSitemapUrls, parseSitemap } from './sitemaps.ts';
 export type { SitemapEntry } from './sitemaps.ts';

@@ -8,6 +8,7 @@
 // - sitemap and unknown lines do not end a run of user-agent lines (robots-parser's
 //   Crawl-delay still does: Google ignores Crawl-delay, so no case covers it);
 // - `Allow: /dir/index.html` (or .htm) also allows `/dir/` itself.
+import type { IncomingHttpHeaders } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Fetcher } from './fetcher.ts';
 import { DEFAULT_CRAWL_LIMITS, ROBOTS_USER_AGENT } from './limits.ts';
@@ -141,7 +142,11 @@ export interface LoadedRobots {
   robots: Robots;
   /** Set when the file could not be used as written (for the job's warnings). */
   warning: string | null;
+  /** How long the answer may be reused (see `reusableForMs`); 0: not at all. */
+  reusableForMs: number;
 }
+
+const DAY_MS = 24 * 3_600_000;
 
 /**
  * Fetches and parses `<origin>/robots.txt`. A missing file (any 4xx) allows everything.
@@ -162,9 +167,25 @@ export async function loadRobots(
     maxBytes: options.maxBytes ?? DEFAULT_CRAWL_LIMITS.maxRobotsBytes,
     truncate: true,
   });
-  if (res.status >= 200 && res.status < 300) return { robots: parseRobotsTxt(res.body, options), warning: null };
+  if (res.status >= 200 && res.status < 300) return { robots: parseRobotsTxt(res.body, options), warning: null, reusableForMs: reusableForMs(res.headers) };
   if (res.status === 429 || res.status >= 500) {
-    return { robots: DISALLOW_ALL, warning: `${url} answered ${res.status}: crawling nothing, as RFC 9309 asks while robots.txt is unreachable` };
+    return {
+      robots: DISALLOW_ALL,
+      warning: `${url} answered ${res.status}: crawling nothing, as RFC 9309 asks while robots.txt is unreachable`,
+      reusableForMs: 0,
+    };
   }
-  return { robots: ALLOW_ALL, warning: null };
+  return { robots: ALLOW_ALL, warning: null, reusableForMs: reusableForMs(res.headers) };
+}
+
+/**
+ * RFC 9309 lets a crawler reuse robots.txt for at most 24 hours, and standard caching directives
+ * apply: `no-store` (and `no-cache`, which asks to check again first) means never, `max-age` less.
+ * A server error is never reused: the next fetch may find the file again.
+ */
+function reusableForMs(headers: IncomingHttpHeaders): number {
+  const cacheControl = (headers['cache-control'] ?? '').toLowerCase();
+  if (/\bno-(?:store|cache)\b/.test(cacheControl)) return 0;
+  const maxAge = /\bmax-age\s*=\s*"?(\d+)/.exec(cacheControl);
+  return maxAge ? Math.min(Number(maxAge[1]) * 1000, DAY_MS) : DAY_MS;
 }

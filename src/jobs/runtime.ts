@@ -5,7 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
-import type { CrawlOptions } from '../crawl/index.ts';
+import { RobotsCache, type CrawlOptions } from '../crawl/index.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
@@ -21,6 +21,8 @@ import { startWorkers, type JobKind } from './workers.ts';
 export interface JobRuntime {
   queue: JobQueue;
   crawl: CrawlOptions;
+  /** robots.txt for fetches outside a crawl (scheduled checks, fresh exports), shared by the process. */
+  robots: RobotsCache;
   stop(): Promise<void>;
 }
 
@@ -62,11 +64,13 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   // Webhooks go out from the processes that run jobs, through the crawler's address guard.
   const delivery = { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: crawl, timeoutMs: deps.config.webhookTimeoutMs, log };
   const stopDelivery = options.workers ? startWebhookDelivery(delivery, settings.pollSeconds * 1000) : async () => {};
-  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, log };
+  const robots = new RobotsCache(deps.clock);
+  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, robots, log, ...deps.config.schedules };
   const stopScheduler = options.workers ? startScheduler(scheduler, settings.pollSeconds * 1000) : async () => {};
   return {
     queue,
     crawl,
+    robots,
     async stop() {
       stopSweeper();
       await stopDelivery();

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { page, rewritableSite } from '../crawl/test-support.ts';
 import { eq } from '../db/orm.ts';
@@ -6,8 +7,12 @@ import { spendCredits } from '../credits/ledger.ts';
 import { sites } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
+import { invalidFrequency } from './schedules.ts';
+import { nextCheck } from './test-support.ts';
 
 const DAY = 24 * 3_600_000;
+/** Valid, and at most hourly, but runs only in Februaries that have five Mondays (years apart). */
+const RARE = '0 0 * 2 1#5';
 
 /** A site whose pages the test rewrites between refreshes. */
 const site = rewritableSite();
@@ -20,23 +25,40 @@ function publish(guideTitle: string, extra: string[] = []) {
   for (const path of extra) pages[path] = page(`Page ${path}`);
 }
 
-async function eventually<T>(check: () => Promise<T | false | null | undefined>, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    assert.ok(Date.now() - started < 20_000, `timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function msTaken(work: () => void, times: number): number {
+  const started = performance.now();
+  for (let i = 0; i < times; i++) work();
+  return performance.now() - started;
 }
 
-/** Moves the clock past the next run and waits until the schedule was checked again. */
-async function nextCheck(service: TestService, token: string, siteId: string, after: number) {
-  service.clock.advance(after);
-  return eventually(async () => {
-    const { schedule } = (await service.request('GET', `/api/v1/sites/${siteId}`, { token })).body;
-    return schedule.lastCheckedAt && new Date(schedule.lastCheckedAt).getTime() === service.clock.now().getTime() && schedule;
-  }, 'the scheduled check');
+test('a frequency is decided from its fields: a rare expression costs what a frequent one does', () => {
+  assert.equal(invalidFrequency(RARE), null);
+  assert.equal(invalidFrequency('5 0 * * * *'), null, 'seconds field: once an hour');
+  assert.equal(invalidFrequency('0 23,0 * * *'), null, 'an hour apart across midnight');
+  for (const tooOften of ['0,59 0 1 1 *', '* 0 * 2 1#5', '0,30 0 * * * *']) {
+    assert.equal(invalidFrequency(tooOften), 'frequency must not run more often than once an hour', tooOften);
+  }
+  assert.match(invalidFrequency('0 0 30 2 *')!, /^frequency must be daily, weekly or a cron expression \(/);
+  const frequent = '0 * * * *';
+  msTaken(() => invalidFrequency(RARE), 3);
+  msTaken(() => invalidFrequency(frequent), 3);
+  const rare = msTaken(() => invalidFrequency(RARE), 20);
+  const baseline = msTaken(() => invalidFrequency(frequent), 20);
+  assert.ok(rare < 10 * baseline, `the rare expression took ${rare.toFixed(1)} ms, the frequent one ${baseline.toFixed(1)} ms`);
+});
+
+/** The slowest /health answer while `flood` runs (sent one after another until it ends). */
+async function slowestHealthDuring(service: TestService, flood: () => Promise<unknown>): Promise<number> {
+  let done = false;
+  const flooding = flood().finally(() => (done = true));
+  let slowest = 0;
+  do {
+    const started = performance.now();
+    assert.equal((await service.request('GET', '/api/v1/health')).status, 200);
+    slowest = Math.max(slowest, performance.now() - started);
+  } while (!done);
+  await flooding;
+  return slowest;
 }
 
 describeOnEachDatabase(
@@ -113,6 +135,32 @@ describeOnEachDatabase(
       const removed = await service().request('DELETE', `/api/v1/sites/${first.siteId}/schedule`, { token: apiKey });
       assert.deepEqual([removed.status, removed.body], [200, { success: true, message: 'Schedule removed' }]);
       assert.equal((await service().request('GET', `/api/v1/sites/${first.siteId}`, { token: apiKey })).body.schedule, null);
+    });
+
+    test("a flood of rare expressions for sites that are not the caller's is refused after one lookup each, and /health stays responsive", async () => {
+      publish('Guide');
+      const owner = await service().createAccount();
+      const other = await service().createAccount();
+      const start = await service().request('POST', '/api/v1/generate', { token: owner.apiKey, body: { url: `${site.origin}/`, options: { generationMethod: 'simple', maxUrls: 10 } } });
+      const job = await waitForGeneration(service(), owner.apiKey, start.body.jobId);
+      const flood = (frequency: string) => () =>
+        Promise.all(
+          Array.from({ length: 40 }, async (_, i) => {
+            const [siteId, status] = i % 2 ? [randomUUID(), 404] : [job.siteId, 403];
+            const put = await service().request('PUT', `/api/v1/sites/${siteId}/schedule`, { token: other.apiKey, body: { frequency } });
+            assert.equal(put.status, status, put.text);
+          }),
+        );
+
+      // The same flood of a frequent expression costs the same lookups: the baseline beside /health at rest.
+      const atRest = await slowestHealthDuring(service(), () => new Promise((resolve) => setTimeout(resolve, 200)));
+      const frequentFlood = await slowestHealthDuring(service(), flood('0 * * * *'));
+      const rareFlood = await slowestHealthDuring(service(), flood(RARE));
+      assert.ok(
+        rareFlood < 10 * Math.max(frequentFlood, atRest),
+        `/health took up to ${rareFlood.toFixed(0)} ms during the flood of rare expressions, ${frequentFlood.toFixed(0)} ms during one of frequent ones, ${atRest.toFixed(0)} ms at rest`,
+      );
+      assert.equal((await service().request('GET', `/api/v1/sites/${job.siteId}`, { token: owner.apiKey })).body.schedule, null);
     });
 
     test('bad frequencies are 400, a site without a completed generation is 409, another account is refused', async () => {

@@ -4,7 +4,7 @@
  * the site keeps the contract's four statuses. Setting the schedule again resumes it.
  */
 import { eq, inArray } from '../db/orm.ts';
-import { CronExpressionParser } from 'cron-parser';
+import { CronExpressionParser, type CronFieldCollection } from 'cron-parser';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import { IsoDate, Nullable } from '../http/schemas.ts';
@@ -17,20 +17,27 @@ export type SiteSchedule = typeof siteSchedules.$inferSelect;
 
 const HOUR_MS = 3_600_000;
 const PRESETS: Record<string, number> = { daily: 24 * HOUR_MS, weekly: 7 * 24 * HOUR_MS };
-/** Consecutive runs of a cron expression checked against the one-hour floor. */
-const RUNS_CHECKED = 48;
 
-/** Why `frequency` cannot be used, or null. */
+/**
+ * Why `frequency` cannot be used, or null. Decided from the parsed fields alone, never by walking
+ * future runs: a rare expression (the fifth Monday of February) would cost seconds to walk.
+ */
 export function invalidFrequency(frequency: string): string | null {
   if (frequency in PRESETS) return null;
-  let runs: number[];
+  let fields: CronFieldCollection;
   try {
-    runs = CronExpressionParser.parse(frequency, { tz: 'UTC' }).take(RUNS_CHECKED).map((date) => date.getTime());
+    fields = CronExpressionParser.parse(frequency, { tz: 'UTC' }).fields;
   } catch (error) {
-    return `frequency must be daily, weekly or a cron expression (${error instanceof Error ? error.message : error})`;
+    return notACronExpression(error);
   }
-  const tooOften = runs.some((run, i) => i > 0 && run - runs[i - 1] < HOUR_MS);
+  // Runs on one day fall at each listed hour, minute and second. With one minute and one second
+  // they are whole hours apart; a second minute or second puts two runs in the same hour.
+  const tooOften = fields.minute.values.length > 1 || fields.second.values.length > 1;
   return tooOften ? 'frequency must not run more often than once an hour' : null;
+}
+
+function notACronExpression(error: unknown): string {
+  return `frequency must be daily, weekly or a cron expression (${error instanceof Error ? error.message : error})`;
 }
 
 /** The first run after `from`. */
@@ -41,18 +48,28 @@ export function nextRunAfter(frequency: string, from: Date): Date {
 }
 
 export async function setSchedule(deps: { db: Database; clock: Clock }, accountId: string, siteId: string, frequency: string): Promise<SiteSchedule> {
+  // The site first: a caller with no site to schedule costs one lookup, whatever the expression.
+  const site = await getOwnedSite(deps.db, accountId, siteId);
   const reason = invalidFrequency(frequency);
   if (reason) throw errors.validation(reason);
-  const site = await getOwnedSite(deps.db, accountId, siteId);
   if (!site.lastGenerationOptions) throw errors.scheduleNeedsGeneration();
   const now = deps.clock.now();
-  const schedule = { frequency, status: 'active', pausedReason: null, nextRunAt: nextRunAfter(frequency, now), updatedAt: now };
+  const schedule = { frequency, status: 'active', pausedReason: null, nextRunAt: firstRunAfter(frequency, now), updatedAt: now };
   const [saved] = await deps.db
     .insert(siteSchedules)
     .values({ siteId, ...schedule, createdAt: now })
     .onConflictDoUpdate({ target: siteSchedules.siteId, set: schedule })
     .returning();
   return saved;
+}
+
+/** nextRunAfter for an expression being set: one with no run at all is refused like any bad one. */
+function firstRunAfter(frequency: string, from: Date): Date {
+  try {
+    return nextRunAfter(frequency, from);
+  } catch (error) {
+    throw errors.validation(notACronExpression(error));
+  }
 }
 
 export async function deleteSchedule(db: Database, accountId: string, siteId: string): Promise<void> {
@@ -74,7 +91,7 @@ export const ScheduleView = Type.Union([
     pausedReason: Nullable(Type.String()),
     nextRunAt: Nullable(IsoDate),
     lastCheckedAt: Nullable(IsoDate),
-    lastOutcome: Nullable(Type.String({ description: 'unchanged (no charge), regenerated, paused, skipped: … (a generation was under way) or failed: …' })),
+    lastOutcome: Nullable(Type.String({ description: 'unchanged (no charge), regenerated, paused, skipped: … (a generation was under way), timed out: … (no charge) or failed: …' })),
     lastJobId: Nullable(Type.String()),
   }),
   Type.Null(),

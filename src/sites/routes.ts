@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
-import type { CrawlOptions } from '../crawl/index.ts';
+import type { CrawlOptions, RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
@@ -71,7 +71,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
     { additionalProperties: false },
   );
 
-export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions }> = async (app, { db, config, crawl }) => {
+export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache }> = async (app, { db, config, crawl, robots }) => {
   const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
@@ -177,7 +177,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     async (request, reply) => {
       const { format, fresh } = request.query;
       const accountId = callerOf(request).accountId;
-      const files = await exportMarkdown(db, crawl, accountId, request.params.siteId, fresh);
+      const files = await exportMarkdown({ db, crawl, robots }, accountId, request.params.siteId, fresh);
       if (format === 'individual') return { success: true, format, files };
       const site = await getOwnedSite(db, accountId, request.params.siteId);
       const filename = `${new URL(site.url).hostname.replace(/[^a-z0-9.-]/gi, '_')}.md`;

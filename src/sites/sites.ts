@@ -1,7 +1,6 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
 import { and, asc, desc, eq, inArray } from '../db/orm.ts';
-import type { CrawlOptions } from '../crawl/index.ts';
-import { createFetcher } from '../crawl/index.ts';
+import { createFetcher, resolveLimits, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
@@ -94,9 +93,16 @@ const FRESH_FETCH_CONCURRENCY = 6;
 /**
  * The markdown of a site's scraped pages, from the last generation, or fetched again (`fresh`).
  * Pages the generation did not read (`simple` without llms-full.txt) are fetched now. Paid plans
- * only; fetched markdown replaces the stored copy.
+ * only; fetched markdown replaces the stored copy. Pages robots.txt disallows (or all, while it
+ * cannot be read) are not fetched: they keep their stored markdown.
  */
-export async function exportMarkdown(db: Database, crawl: CrawlOptions, accountId: string, siteId: string, fresh: boolean): Promise<ExportedPage[]> {
+export async function exportMarkdown(
+  deps: { db: Database; crawl: CrawlOptions; robots: RobotsCache },
+  accountId: string,
+  siteId: string,
+  fresh: boolean,
+): Promise<ExportedPage[]> {
+  const { db } = deps;
   await getOwnedSite(db, accountId, siteId);
   const [account] = await db.select({ plan: accounts.plan }).from(accounts).where(eq(accounts.id, accountId));
   if (!account || account.plan === 'free') throw errors.markdownExportRequiresPaidPlan();
@@ -105,11 +111,14 @@ export async function exportMarkdown(db: Database, crawl: CrawlOptions, accountI
     .from(mappedUrls)
     .where(and(eq(mappedUrls.siteId, siteId), eq(mappedUrls.status, 'scraped')))
     .orderBy(asc(mappedUrls.position));
-  await refetchMarkdown(db, crawl, fresh ? pages : pages.filter((page) => page.markdown === null));
+  await refetchMarkdown(deps, fresh ? pages : pages.filter((page) => page.markdown === null));
   return pages.map((p) => ({ url: p.url, title: p.title, markdown: p.markdown ?? '' }));
 }
 
-async function refetchMarkdown(db: Database, crawl: CrawlOptions, pages: Array<{ id: string; url: string; markdown: string | null }>) {
+async function refetchMarkdown(
+  { db, crawl, robots: robotsCache }: { db: Database; crawl: CrawlOptions; robots: RobotsCache },
+  pages: Array<{ id: string; url: string; markdown: string | null }>,
+) {
   if (pages.length === 0) return;
   const fetcher = createFetcher({ ...crawl });
   let next = 0;
@@ -117,6 +126,9 @@ async function refetchMarkdown(db: Database, crawl: CrawlOptions, pages: Array<{
     while (next < pages.length) {
       const page = pages[next++];
       try {
+        const { robots } = await robotsCache.rulesFor(page.url, fetcher);
+        if (!robots.isAllowed(page.url)) continue;
+        fetcher.pace(Math.max(resolveLimits(crawl.limits).delayMs, robots.crawlDelayMs));
         const response = await fetcher.fetch(page.url);
         if (response.status !== 200) continue;
         page.markdown = extractPage(response.text(), page.url).markdown;
