@@ -41,6 +41,7 @@ export const errors = {
   emailTaken: () => new ApiError(409, 'An account with this email already exists'),
   apiKeyNotFound: () => new ApiError(404, 'API key not found'),
   lastApiKey: () => new ApiError(409, 'Cannot revoke the last active API key of an account'),
+  tooManyApiKeys: (max: number) => new ApiError(409, `An account can have at most ${max} API keys`),
 
   // credits and billing
   insufficientCredits: (required: number, available: number) =>

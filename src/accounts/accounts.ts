@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { announceRevocation } from '../auth/credential-cache.ts';
 import { eq, sql } from '../db/orm.ts';
-import { createApiKey } from '../api-keys/api-keys.ts';
+import { insertApiKey } from '../api-keys/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { accounts } from '../db/schema.ts';
@@ -37,7 +37,7 @@ export async function createAccount(
           company: input.company ?? null,
         })
         .returning();
-      const { key } = await createApiKey(tx, account.id, 'default');
+      const { key } = await insertApiKey(tx, account.id, 'default');
       if (signupCredits > 0) {
         await addCredits(tx, 'purchase', { accountId: account.id, amount: signupCredits, description: 'Welcome credits' });
       }

@@ -169,6 +169,18 @@ describeOnEachDatabase(
       assert.deepEqual(delivery.attempts.map((a: any) => a.statusCode), [503, 200]);
     });
 
+    test('60 registrations at once leave exactly 20 endpoints; the others answer 409 and register nothing', async () => {
+      const { apiKey } = await service().createAccount();
+      const results = await Promise.all(
+        Array.from({ length: 60 }, () => service().request('POST', '/api/v1/webhooks/endpoints', { token: apiKey, body: { url: receiver.url, events: ['generation.completed'] } })),
+      );
+      assert.equal(results.filter((r) => r.status === 201).length, 20);
+      for (const refused of results.filter((r) => r.status !== 201)) {
+        assert.deepEqual([refused.status, refused.body], [409, { message: 'An account can register at most 20 webhook endpoints' }]);
+      }
+      assert.equal((await service().request('GET', '/api/v1/webhooks/endpoints', { token: apiKey })).body.endpoints.length, 20);
+    });
+
     test('endpoints belong to their account; bad input is 400 and registers nothing', async () => {
       const owner = await service().createAccount();
       const other = await service().createAccount();
