@@ -39,6 +39,10 @@ export interface Config {
   jobs: JobSettings;
   /** How long a webhook receiver may take to answer one delivery. */
   webhookTimeoutMs: number;
+  /** Webhook deliveries one process has under way at once (never two to one endpoint). */
+  webhookConcurrency: number;
+  /** Webhook deliveries of one account under way at once, across processes: slow receivers of one account leave slots to the others. */
+  webhookConcurrencyPerAccount: number;
 }
 
 export interface JobSettings {
@@ -231,6 +235,8 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
+    webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', 5, 1, 1000),
   };
 }
 

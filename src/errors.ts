@@ -102,9 +102,16 @@ export const messages = {
   siteDeleted: 'Site deleted',
   webhookEndpointCreated: 'Webhook endpoint registered. Store its secret now: it is not shown again',
   webhookEndpointDeleted: 'Webhook endpoint deleted',
+  webhookEndpointEnabled: 'Webhook endpoint enabled: new events are delivered to it again',
   scheduleDeleted: 'Schedule removed',
   generationCanceled: 'Generation canceled; its credits were refunded',
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
+} as const;
+
+/** What a webhook endpoint's delivery log says beyond the receiver's own answers. */
+export const webhookMessages = {
+  secretUnreadable: "The endpoint's signing secret cannot be opened (sealed under a previous JWT_SECRET): register the endpoint again",
+  disabled: (hours: number) => `Every attempt failed for ${hours} hours: the endpoint is disabled, and its pending deliveries failed. Enable it to receive new events`,
 } as const;
 
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */

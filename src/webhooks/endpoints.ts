@@ -68,6 +68,13 @@ export async function deleteEndpoint(db: Database, accountId: string, endpointId
   await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
 }
 
+/** Enables a disabled endpoint again: new events are queued for it; what failed while it was disabled stays failed. */
+export async function enableEndpoint(db: Database, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+  await getOwnedEndpoint(db, accountId, endpointId);
+  const [endpoint] = await db.update(webhookEndpoints).set({ disabledAt: null, failingSince: null }).where(eq(webhookEndpoints.id, endpointId)).returning();
+  return endpoint;
+}
+
 export async function listDeliveries(db: Database, accountId: string, endpointId: string, query: PageRequest) {
   await getOwnedEndpoint(db, accountId, endpointId);
   const where = eq(webhookDeliveries.endpointId, endpointId);
