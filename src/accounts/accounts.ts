@@ -8,6 +8,7 @@ import { accounts } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
 import { cancelSubscriptionsOf } from '../billing/subscriptions.ts';
+import { viaProvider } from '../billing/deps.ts';
 import { errors } from '../errors.ts';
 
 export interface NewAccount {
@@ -72,8 +73,9 @@ export async function updateProfile(
 
 /**
  * Everything the account owns goes with it: keys, tokens, sites, jobs, discoveries, ledger (foreign
- * keys cascade). Its live subscriptions are canceled at the provider first; if the provider fails,
- * nothing is deleted (502) and the caller may retry.
+ * keys cascade). Its live subscriptions are canceled at the provider first, then the provider
+ * forgets its customer where it can (the local one); if the provider fails, nothing of the
+ * account is deleted (502) and the caller may retry.
  */
 export async function deleteAccount(
   db: Database,
@@ -82,6 +84,9 @@ export async function deleteAccount(
   log?: { warn(obj: object, msg: string): void },
 ): Promise<void> {
   await cancelSubscriptionsOf(db, payments, accountId, log);
+  const [account] = await db.select({ customerId: accounts.billingCustomerId }).from(accounts).where(eq(accounts.id, accountId));
+  const customerId = account?.customerId;
+  if (customerId && payments.forgetCustomer) await viaProvider({ payments, log }, (provider) => provider.forgetCustomer!(customerId));
   await db.transaction(async (tx) => {
     await tx.delete(accounts).where(eq(accounts.id, accountId));
     await announceRevocation(tx, { accountId });
