@@ -85,8 +85,8 @@ async function startDue(deps: DeliveryDeps, agent: Dispatcher, underway: Map<str
  * Leases up to `limit` idle endpoints with a due delivery, and answers the oldest due delivery of
  * each. Accounts take turns: an account's n-th endpoint (counting those already under way) comes
  * after every other account's (n-1)-th, and never past `perAccount`, so however many slow
- * receivers one account has, the others find free slots. The endpoints this process is still sending to are left
- * out even if their lease ran out (a test's clock moved on).
+ * receivers one account has, the others find free slots. The endpoints this process is still
+ * sending to are left out even if their lease ran out (a test's clock moved on).
  */
 async function claimDue(deps: DeliveryDeps, limit: number, sending: string[]): Promise<Claimed[]> {
   const now = deps.clock.now();
