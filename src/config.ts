@@ -41,6 +41,10 @@ export interface Config {
   webhookTimeoutMs: number;
   /** Scheduled checks (schedules/scheduler.ts): how many at once per process, and each one's time budget. */
   schedules: { concurrency: number; checkBudgetMs: number };
+  /** Webhook deliveries one process has under way at once (never two to one endpoint). */
+  webhookConcurrency: number;
+  /** Webhook deliveries of one account under way at once, across processes: slow receivers of one account leave slots to the others. */
+  webhookConcurrencyPerAccount: number;
 }
 
 export interface JobSettings {
@@ -238,6 +242,8 @@ export function loadConfig(env: Env = process.env): Config {
       // Under the 15-minute lease of a claimed schedule, so a check never outlives its lease.
       checkBudgetMs: Math.round(decimal(env, 'SCHEDULE_CHECK_SECONDS', 120, 0.5, 600) * 1000),
     },
+    webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
+    webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', 5, 1, 1000),
   };
 }
 

@@ -41,6 +41,7 @@ export const errors = {
   emailTaken: () => new ApiError(409, 'An account with this email already exists'),
   apiKeyNotFound: () => new ApiError(404, 'API key not found'),
   lastApiKey: () => new ApiError(409, 'Cannot revoke the last active API key of an account'),
+  tooManyApiKeys: (max: number) => new ApiError(409, `An account can have at most ${max} API keys`),
 
   // credits and billing
   insufficientCredits: (required: number, available: number) =>
@@ -101,6 +102,7 @@ export const messages = {
   siteDeleted: 'Site deleted',
   webhookEndpointCreated: 'Webhook endpoint registered. Store its secret now: it is not shown again',
   webhookEndpointDeleted: 'Webhook endpoint deleted',
+  webhookEndpointEnabled: 'Webhook endpoint enabled: new events are delivered to it again',
   scheduleDeleted: 'Schedule removed',
   generationCanceled: 'Generation canceled; its credits were refunded',
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
@@ -114,6 +116,12 @@ export const scheduleOutcomes = {
   generationUnderWay: 'skipped: a generation is under way',
   timedOut: (seconds: number) => `timed out: the listed pages were not all read within ${seconds} s; no job was started and nothing was charged`,
   failed: (reason: string) => `failed: ${reason}`.slice(0, 300),
+} as const;
+
+/** What a webhook endpoint's delivery log says beyond the receiver's own answers. */
+export const webhookMessages = {
+  secretUnreadable: "The endpoint's signing secret cannot be opened (sealed under a previous JWT_SECRET): register the endpoint again",
+  disabled: (hours: number) => `Every attempt failed for ${hours} hours: the endpoint is disabled, and its pending deliveries failed. Enable it to receive new events`,
 } as const;
 
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { announceRevocation } from '../auth/credential-cache.ts';
 import { eq, sql } from '../db/orm.ts';
-import { createApiKey } from '../api-keys/api-keys.ts';
+import { insertApiKey } from '../api-keys/api-keys.ts';
 import type { Database } from '../db/database.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { accounts } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
 import { cancelSubscriptionsOf } from '../billing/subscriptions.ts';
+import { viaProvider } from '../billing/deps.ts';
 import { errors } from '../errors.ts';
 
 export interface NewAccount {
@@ -37,7 +38,7 @@ export async function createAccount(
           company: input.company ?? null,
         })
         .returning();
-      const { key } = await createApiKey(tx, account.id, 'default');
+      const { key } = await insertApiKey(tx, account.id, 'default');
       if (signupCredits > 0) {
         await addCredits(tx, 'purchase', { accountId: account.id, amount: signupCredits, description: 'Welcome credits' });
       }
@@ -72,8 +73,9 @@ export async function updateProfile(
 
 /**
  * Everything the account owns goes with it: keys, tokens, sites, jobs, discoveries, ledger (foreign
- * keys cascade). Its live subscriptions are canceled at the provider first; if the provider fails,
- * nothing is deleted (502) and the caller may retry.
+ * keys cascade). Its live subscriptions are canceled at the provider first, then the provider
+ * forgets its customer where it can (the local one); if the provider fails, nothing of the
+ * account is deleted (502) and the caller may retry.
  */
 export async function deleteAccount(
   db: Database,
@@ -82,6 +84,9 @@ export async function deleteAccount(
   log?: { warn(obj: object, msg: string): void },
 ): Promise<void> {
   await cancelSubscriptionsOf(db, payments, accountId, log);
+  const [account] = await db.select({ customerId: accounts.billingCustomerId }).from(accounts).where(eq(accounts.id, accountId));
+  const customerId = account?.customerId;
+  if (customerId && payments.forgetCustomer) await viaProvider({ payments, log }, (provider) => provider.forgetCustomer!(customerId));
   await db.transaction(async (tx) => {
     await tx.delete(accounts).where(eq(accounts.id, accountId));
     await announceRevocation(tx, { accountId });

@@ -123,6 +123,17 @@ describeOnEachDatabase('API keys', (service) => {
     assert.equal(await works(apiKey), 200);
   });
 
+  test('60 creations at once leave exactly 20 keys; the others answer 409 and create nothing', async () => {
+    const { id, apiKey } = await service().createAccount();
+    const results = await Promise.all(Array.from({ length: 60 }, (_, i) => createKey(apiKey, { name: `key ${i}` })));
+    const statuses = results.map((r) => r.status);
+    assert.equal(statuses.filter((s) => s === 201).length, 19, 'the default key and 19 more');
+    for (const refused of results.filter((r) => r.status !== 201)) {
+      assert.deepEqual([refused.status, refused.body], [409, { message: 'An account can have at most 20 API keys' }]);
+    }
+    assert.equal((await keyRowsOf(id)).length, 20);
+  });
+
   test('revoking the last two keys at once leaves exactly one', async () => {
     const { id, apiKey } = await service().createAccount();
     const second = await createKey(apiKey, { name: 'second' });

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, or } from '../db/orm.ts';
+import { and, asc, count, eq, isNull, lt, or } from '../db/orm.ts';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../clock.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -6,9 +6,11 @@ import { apiKeys } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { announceRevocation } from '../auth/credential-cache.ts';
 import { randomBase62, sha256 } from '../crypto/secrets.ts';
+import { lockAccount } from '../accounts/lock.ts';
 
 export const API_KEY_PREFIX = 'llmstxt_';
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6;
+export const MAX_API_KEYS_PER_ACCOUNT = 20;
 /** lastUsedAt is written at most this often per key, so a busy key costs no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -24,8 +26,21 @@ export function looksLikeApiKey(token: string): boolean {
   return token.startsWith(API_KEY_PREFIX);
 }
 
-/** Creates a key for the account; the plain key is returned here once and never stored. */
-export async function createApiKey(db: Queryable, accountId: string, name: string): Promise<ApiKeySummary & { key: string }> {
+/**
+ * Creates a further key for the account, within the cap: the account's row is locked while its
+ * keys are counted, so creations at once never pass the cap together.
+ */
+export async function createApiKey(db: Database, accountId: string, name: string): Promise<ApiKeySummary & { key: string }> {
+  return db.transaction(async (tx) => {
+    await lockAccount(tx, accountId);
+    const [{ keys }] = await tx.select({ keys: count() }).from(apiKeys).where(eq(apiKeys.accountId, accountId));
+    if (keys >= MAX_API_KEYS_PER_ACCOUNT) throw errors.tooManyApiKeys(MAX_API_KEYS_PER_ACCOUNT);
+    return insertApiKey(tx, accountId, name);
+  });
+}
+
+/** Writes a key for the account, cap unchecked (an account's first key); the plain key is returned here once and never stored. */
+export async function insertApiKey(db: Queryable, accountId: string, name: string): Promise<ApiKeySummary & { key: string }> {
   const key = API_KEY_PREFIX + randomBase62(32);
   const [row] = await db
     .insert(apiKeys)

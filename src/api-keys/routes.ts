@@ -5,7 +5,7 @@ import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { errorAnswers, Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeySummary } from './api-keys.ts';
+import { createApiKey, listApiKeys, MAX_API_KEYS_PER_ACCOUNT, revokeApiKey, type ApiKeySummary } from './api-keys.ts';
 
 const ApiKeyView = Type.Object({
   id: Type.String(),
@@ -39,9 +39,9 @@ export const apiKeyRoutes: RoutePlugin<{ db: Database; credentials: CredentialCa
       config: { auth: 'any' },
       schema: {
         tags: ['API keys'],
-        summary: 'Create an API key; the key is shown once',
+        summary: `Create an API key (at most ${MAX_API_KEYS_PER_ACCOUNT} per account); the key is shown once`,
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }) }, { additionalProperties: false }),
-        response: { 201: Type.Object({ success: Type.Boolean(), message: Type.String(), apiKey: ApiKeyView, key: Type.String() }) },
+        response: { 201: Type.Object({ success: Type.Boolean(), message: Type.String(), apiKey: ApiKeyView, key: Type.String() }), ...errorAnswers(409) },
       },
     },
     async (request, reply) => {

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { eq } from '../db/orm.ts';
+import { count, eq, or, sql, type SQL } from '../db/orm.ts';
 import type { AppDeps } from '../deps.ts';
-import { accounts, apiKeys, subscriptions } from '../db/schema.ts';
+import { accounts, apiKeys, creditTransactions, localPayEvents, localPayObjects, subscriptions } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { LocalPaymentProvider } from './local/provider.ts';
@@ -41,6 +41,8 @@ interface ProviderSide {
   payer: Payer;
   /** the subscription's status as the provider holds it */
   statusAtProvider(subscriptionId: string): Promise<string | undefined>;
+  /** what the provider holds of a subscription once its account is deleted: Stripe keeps it canceled, the local provider forgets it */
+  statusAfterDeletion: 'canceled' | undefined;
   /** cancellation calls received so far */
   cancelCalls(): number;
   /** runs `body` with the provider's cancellation failing */
@@ -74,7 +76,7 @@ function accountDeletion(service: () => TestService, side: ProviderSide) {
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, { success: true, message: 'Account deleted successfully' });
     assert.equal(side.cancelCalls() - calls, 1);
-    assert.equal(await side.statusAtProvider(leaving.subscriptionId), 'canceled');
+    assert.equal(await side.statusAtProvider(leaving.subscriptionId), side.statusAfterDeletion);
     assert.deepEqual(await rowsOf(leaving.id), { accounts: 0, apiKeys: 0, subscriptions: 0 });
     assert.equal((await service().request('GET', '/api/v1/accounts/me', { token: leaving.apiKey })).status, 401);
   });
@@ -96,7 +98,7 @@ function accountDeletion(service: () => TestService, side: ProviderSide) {
 
     const retry = await deleteAccount(staying.apiKey);
     assert.equal(retry.status, 200, retry.text);
-    assert.equal(await side.statusAtProvider(staying.subscriptionId), 'canceled');
+    assert.equal(await side.statusAtProvider(staying.subscriptionId), side.statusAfterDeletion);
     assert.deepEqual(await rowsOf(staying.id), { accounts: 0, apiKeys: 0, subscriptions: 0 });
   });
 
@@ -123,6 +125,7 @@ describeOnEachDatabase(
     accountDeletion(service, {
       payer: stripePayer(service, () => fake),
       statusAtProvider: async (id) => fake.subscriptions.get(id)?.status,
+      statusAfterDeletion: 'canceled',
       cancelCalls: () => fake.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/v1/subscriptions/')).length,
       async whileDown(body) {
         fake.fail('error', { path: /^\/v1\/subscriptions\// });
@@ -155,6 +158,7 @@ describeOnEachDatabase(
     accountDeletion(service, {
       payer: localPayer(service),
       statusAtProvider: async (id) => (await provider().emulator.find(id, 'subscription'))?.status,
+      statusAfterDeletion: undefined,
       cancelCalls: () => provider().cancelCalls,
       async whileDown(body) {
         provider().down = true;
@@ -164,6 +168,35 @@ describeOnEachDatabase(
           provider().down = false;
         }
       },
+    });
+
+    test("forgets the account's customer and all of its records; an open checkout of the deleted account answers 404 and grants nothing", async () => {
+      const leaving = await customer(service());
+      const subscription = await service().request('POST', '/api/v1/subscriptions/checkout/api', { token: leaving.apiKey, body: { planId: 'starter' } });
+      assert.equal(subscription.status, 200, subscription.text);
+      await localPayer(service).pay(subscription.body.sessionId);
+      const open = await service().request('POST', '/api/v1/credits/checkout/api', { token: leaving.apiKey, body: { packageId: 'small' } });
+      assert.equal(open.status, 200, open.text);
+      const held = async () => {
+        const mentions = (text: SQL) => or(...[leaving.id, leaving.email].map((value) => sql`strpos(${text}, ${value}) > 0`));
+        const [objects] = await service().db.select({ n: count() }).from(localPayObjects).where(mentions(sql`${localPayObjects.data}::text`));
+        const [events] = await service().db.select({ n: count() }).from(localPayEvents).where(mentions(sql`${localPayEvents.payload}`));
+        return { objects: objects.n, events: events.n };
+      };
+      const before = await held();
+      assert.ok(before.objects >= 4 && before.events >= 2, `the provider holds the customer, its sessions, subscription and invoice, and their events: ${JSON.stringify(before)}`);
+
+      const deleted = await service().request('DELETE', '/api/v1/accounts', { token: leaving.apiKey });
+      assert.equal(deleted.status, 200, deleted.text);
+      assert.deepEqual(await held(), { objects: 0, events: 0 });
+      const credits = async () => (await service().db.select({ n: count() }).from(creditTransactions))[0].n;
+      const creditsBefore = await credits();
+      const page = await fetch(open.body.url);
+      assert.equal(page.status, 404);
+      const paid = await fetch(`${service().baseUrl}/pay/checkout/${open.body.sessionId}/complete`, { method: 'POST', redirect: 'manual' });
+      assert.equal(paid.status, 404);
+      assert.match(await paid.text(), /This checkout does not exist\./);
+      assert.equal(await credits(), creditsBefore, 'no credit granted to anyone');
     });
   },
   {

@@ -66,6 +66,12 @@ export interface PaymentProvider {
   retrieveSubscription(id: string): Promise<ProviderSubscription>;
   /** Cancels the subscription now (no further invoices). An already canceled or unknown subscription is not an error. */
   cancelSubscription(id: string): Promise<void>;
+  /**
+   * Forgets a deleted account's customer: what the provider holds about it (e-mail, account id,
+   * sessions, subscriptions, invoices) goes, and its open checkout sessions can no longer be paid.
+   * The local provider only: Stripe's records are the operator's accounting.
+   */
+  forgetCustomer?(customerId: string): Promise<void>;
   /** Throws WebhookSignatureError for a bad, missing or stale signature. */
   verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent>;
   /** Routes the provider serves itself (the local provider's hosted pages), outside the API prefix. */

@@ -9,6 +9,7 @@ import { and, desc, eq, inArray, ne, sql } from '../db/orm.ts';
 import type { Queryable, Transaction } from '../db/database.ts';
 import { accounts, subscriptions } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
+import { lockAccount } from '../accounts/lock.ts';
 import { creditsPerInvoice, findPlan, type BillingCycle } from '../plans/plans.ts';
 import { viaProvider, type BillingDeps } from './deps.ts';
 import { invoiceFromStripe, type PaymentProvider, type ProviderSubscription } from './provider.ts';
@@ -121,7 +122,7 @@ export async function recordSubscription(
   subscription: ProviderSubscription,
   readAt: Date,
 ): Promise<void> {
-  await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update');
+  await lockAccount(tx, accountId);
   const values = {
     planId: subscription.planId!,
     status: subscription.status,

@@ -796,7 +796,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Create an API key; the key is shown once */
+        /** Create an API key (at most 20 per account); the key is shown once */
         post: {
             parameters: {
                 query?: never;
@@ -844,6 +844,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid or expired credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3778,6 +3787,9 @@ export interface paths {
                                 id: string;
                                 url: string;
                                 events: string[];
+                                /** @description disabled once every attempt has failed for 24 hours; enabled again by POST …/enable */
+                                status: "active" | "disabled";
+                                disabledAt: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
                             }[];
@@ -3835,6 +3847,9 @@ export interface paths {
                                 id: string;
                                 url: string;
                                 events: string[];
+                                /** @description disabled once every attempt has failed for 24 hours; enabled again by POST …/enable */
+                                status: "active" | "disabled";
+                                disabledAt: string | null;
                                 /** Format: date-time */
                                 createdAt: string;
                             };
@@ -3963,6 +3978,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/endpoints/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled endpoint again; deliveries that failed while it was disabled are not resent */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            message: string;
+                            endpoint: {
+                                id: string;
+                                url: string;
+                                events: string[];
+                                /** @description disabled once every attempt has failed for 24 hours; enabled again by POST …/enable */
+                                status: "active" | "disabled";
+                                disabledAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/endpoints/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -3995,8 +4097,9 @@ export interface paths {
                             deliveries: {
                                 /** @description the `webhook-id` header of every attempt */
                                 id: string;
+                                /** @description the job event sent, or `webhook.disabled` for the notice of the endpoint being disabled */
                                 event: string;
-                                /** @description pending, delivered, or failed once the retries (about a day) are spent */
+                                /** @description pending, delivered, failed once the retries (about a day) are spent, or notice (the service's own entry, not sent) */
                                 status: string;
                                 payload: unknown;
                                 attempts: {

@@ -62,7 +62,16 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
     ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages }))
     : () => {};
   // Webhooks go out from the processes that run jobs, through the crawler's address guard.
-  const delivery = { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: crawl, timeoutMs: deps.config.webhookTimeoutMs, log };
+  const delivery = {
+    db: deps.database.db,
+    clock: deps.clock,
+    jwtSecret: deps.config.jwtSecret,
+    guard: crawl,
+    timeoutMs: deps.config.webhookTimeoutMs,
+    concurrency: deps.config.webhookConcurrency,
+    perAccount: deps.config.webhookConcurrencyPerAccount,
+    log,
+  };
   const stopDelivery = options.workers ? startWebhookDelivery(delivery, settings.pollSeconds * 1000) : async () => {};
   const robots = new RobotsCache(deps.clock);
   const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, robots, log, ...deps.config.schedules };

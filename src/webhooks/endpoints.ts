@@ -5,6 +5,7 @@ import { and, count, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import { AddressRefusedError, assertAddressAllowed, assertHostAllowed, systemResolver, type GuardOptions } from '../crawl/index.ts';
 import { sealSecret } from '../crypto/secrets.ts';
+import { lockAccount } from '../accounts/lock.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
@@ -29,22 +30,26 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export async function createEndpoint(deps: EndpointDeps, accountId: string, input: { url: string; events: WebhookEvent[] }) {
   const url = parseEndpointUrl(input.url);
   await assertReachable(url, deps.guard);
-  const [{ endpoints }] = await deps.db.select({ endpoints: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
-  if (endpoints >= MAX_ENDPOINTS_PER_ACCOUNT) throw errors.tooManyWebhookEndpoints(MAX_ENDPOINTS_PER_ACCOUNT);
-  // The Standard Webhooks form: `whsec_` and base64 key bytes.
-  const secret = `whsec_${randomBytes(24).toString('base64')}`;
-  const [endpoint] = await deps.db
-    .insert(webhookEndpoints)
-    .values({
-      id: randomUUID(),
-      accountId,
-      url: url.href,
-      events: [...new Set(input.events)],
-      sealedSecret: sealSecret(secret, deps.jwtSecret, SECRET_PURPOSE),
-      createdAt: deps.clock.now(),
-    })
-    .returning();
-  return { endpoint, secret };
+  // The account's row is locked while its endpoints are counted: registrations at once never pass the cap together.
+  return deps.db.transaction(async (tx) => {
+    await lockAccount(tx, accountId);
+    const [{ endpoints }] = await tx.select({ endpoints: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.accountId, accountId));
+    if (endpoints >= MAX_ENDPOINTS_PER_ACCOUNT) throw errors.tooManyWebhookEndpoints(MAX_ENDPOINTS_PER_ACCOUNT);
+    // The Standard Webhooks form: `whsec_` and base64 key bytes.
+    const secret = `whsec_${randomBytes(24).toString('base64')}`;
+    const [endpoint] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id: randomUUID(),
+        accountId,
+        url: url.href,
+        events: [...new Set(input.events)],
+        sealedSecret: sealSecret(secret, deps.jwtSecret, SECRET_PURPOSE),
+        createdAt: deps.clock.now(),
+      })
+      .returning();
+    return { endpoint, secret };
+  });
 }
 
 export async function listEndpoints(db: Database, accountId: string): Promise<WebhookEndpoint[]> {
@@ -61,6 +66,13 @@ export async function getOwnedEndpoint(db: Database, accountId: string, endpoint
 export async function deleteEndpoint(db: Database, accountId: string, endpointId: string): Promise<void> {
   await getOwnedEndpoint(db, accountId, endpointId);
   await db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, endpointId));
+}
+
+/** Enables a disabled endpoint again: new events are queued for it; what failed while it was disabled stays failed. */
+export async function enableEndpoint(db: Database, accountId: string, endpointId: string): Promise<WebhookEndpoint> {
+  await getOwnedEndpoint(db, accountId, endpointId);
+  const [endpoint] = await db.update(webhookEndpoints).set({ disabledAt: null, failingSince: null }).where(eq(webhookEndpoints.id, endpointId)).returning();
+  return endpoint;
 }
 
 export async function listDeliveries(db: Database, accountId: string, endpointId: string, query: PageRequest) {

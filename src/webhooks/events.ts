@@ -3,19 +3,19 @@
  * delivery per endpoint that wants the event. The delivery loop (delivery.ts) sends them.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from '../db/orm.ts';
+import { and, eq, isNull, sql } from '../db/orm.ts';
 import type { Queryable } from '../db/database.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 
 export const WEBHOOK_EVENTS = ['generation.completed', 'generation.failed', 'discovery.completed', 'discovery.failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
-/** Queues `event` for every endpoint of the account that asked for it; `data` is the job as the API shows it. */
+/** Queues `event` for every enabled endpoint of the account that asked for it; `data` is the job as the API shows it. */
 export async function recordEvent(tx: Queryable, accountId: string, event: WebhookEvent, data: Record<string, unknown>, now: Date): Promise<void> {
   const endpoints = await tx
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.accountId, accountId), sql`${webhookEndpoints.events} ? ${event}`));
+    .where(and(eq(webhookEndpoints.accountId, accountId), isNull(webhookEndpoints.disabledAt), sql`${webhookEndpoints.events} ? ${event}`));
   if (endpoints.length === 0) return;
   const payload = { type: event, timestamp: now.toISOString(), data };
   await tx.insert(webhookDeliveries).values(

@@ -7,15 +7,22 @@ import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, type WebhookEndpoint } from './endpoints.ts';
+import { createEndpoint, deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, type WebhookEndpoint } from './endpoints.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 
-const EndpointView = Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(Type.String()), createdAt: IsoDate });
+const EndpointView = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')], { description: 'disabled once every attempt has failed for 24 hours; enabled again by POST …/enable' }),
+  disabledAt: Nullable(IsoDate),
+  createdAt: IsoDate,
+});
 
 const DeliveryView = Type.Object({
   id: Type.String({ description: 'the `webhook-id` header of every attempt' }),
-  event: Type.String(),
-  status: Type.String({ description: 'pending, delivered, or failed once the retries (about a day) are spent' }),
+  event: Type.String({ description: 'the job event sent, or `webhook.disabled` for the notice of the endpoint being disabled' }),
+  status: Type.String({ description: 'pending, delivered, failed once the retries (about a day) are spent, or notice (the service\'s own entry, not sent)' }),
   payload: Type.Unknown(),
   attempts: Type.Array(
     Type.Object({ at: IsoDate, statusCode: Nullable(Type.Integer()), error: Nullable(Type.String()), durationMs: Type.Integer() }),
@@ -25,7 +32,14 @@ const DeliveryView = Type.Object({
   deliveredAt: Nullable(IsoDate),
 });
 
-const endpointView = (endpoint: WebhookEndpoint) => ({ id: endpoint.id, url: endpoint.url, events: endpoint.events, createdAt: endpoint.createdAt });
+const endpointView = (endpoint: WebhookEndpoint) => ({
+  id: endpoint.id,
+  url: endpoint.url,
+  events: endpoint.events,
+  status: endpoint.disabledAt ? ('disabled' as const) : ('active' as const),
+  disabledAt: endpoint.disabledAt,
+  createdAt: endpoint.createdAt,
+});
 
 const EndpointParams = Type.Object({ id: Id });
 
@@ -82,6 +96,23 @@ export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     async (request) => {
       await deleteEndpoint(db, callerOf(request).accountId, request.params.id);
       return { success: true, message: messages.webhookEndpointDeleted };
+    },
+  );
+
+  app.post(
+    '/webhooks/endpoints/:id/enable',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Enable a disabled endpoint again; deliveries that failed while it was disabled are not resent',
+        params: EndpointParams,
+        response: { 200: Type.Object({ success: Type.Boolean(), message: Type.String(), endpoint: EndpointView }), ...errorAnswers(404) },
+      },
+    },
+    async (request) => {
+      const endpoint = await enableEndpoint(db, callerOf(request).accountId, request.params.id);
+      return { success: true, message: messages.webhookEndpointEnabled, endpoint: endpointView(endpoint) };
     },
   );
 

@@ -4,25 +4,40 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { randomUUID } from 'node:crypto';
+import { sealSecret } from '../crypto/secrets.ts';
+import { eq } from '../db/orm.ts';
+import { webhookEndpoints } from '../db/schema.ts';
 import { RETRY_DELAYS_MS } from './delivery.ts';
+import { SECRET_PURPOSE } from './endpoints.ts';
+import { recordEvent } from './events.ts';
 import { waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 
 /** A webhook receiver on 127.0.0.1: answers each request with the next planned reply (200 once the plan is spent). */
 class Receiver {
-  readonly received: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+  readonly received: Array<{ headers: IncomingHttpHeaders; body: string; at: number }> = [];
   plan: Array<number | 'hang'> = [];
+  /** what it answers once the plan is spent */
+  otherwise: number | 'hang' = 200;
+  /** how long each answer takes */
+  delayMs = 0;
+  /** the most requests it was answering at once */
+  mostAtOnce = 0;
+  private answering = 0;
   private server!: Server;
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
       let body = '';
+      this.mostAtOnce = Math.max(this.mostAtOnce, ++this.answering);
+      res.on('close', () => this.answering--);
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
-        this.received.push({ headers: req.headers, body });
-        const reply = this.plan.shift() ?? 200;
+        this.received.push({ headers: req.headers, body, at: performance.now() });
+        const reply = this.plan.shift() ?? this.otherwise;
         if (reply === 'hang') return; // never answers: the service's timeout decides
-        res.writeHead(reply).end();
+        setTimeout(() => res.writeHead(reply).end(), this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -72,6 +87,11 @@ async function discover(service: TestService, token: string): Promise<string> {
   return res.body.id;
 }
 
+/** Queues a `discovery.completed` event for the account, as a finished discovery does. */
+async function event(service: TestService, accountId: string, data: Record<string, unknown> = { id: randomUUID() }) {
+  await recordEvent(service.db, accountId, 'discovery.completed', data, service.clock.now());
+}
+
 const deliveriesOf = async (service: TestService, token: string, endpointId: string) =>
   (await service.request('GET', `/api/v1/webhooks/endpoints/${endpointId}/deliveries`, { token })).body.deliveries as any[];
 
@@ -86,7 +106,8 @@ describeOnEachDatabase(
       assert.equal(created.body.message, 'Webhook endpoint registered. Store its secret now: it is not shown again');
       assert.match(created.body.secret, /^whsec_[A-Za-z0-9+/]{32}$/);
       const listed = await service().request('GET', '/api/v1/webhooks/endpoints', { token: apiKey });
-      assert.deepEqual(listed.body.endpoints.map((e: any) => Object.keys(e).sort()), [['createdAt', 'events', 'id', 'url']]);
+      assert.deepEqual(listed.body.endpoints.map((e: any) => Object.keys(e).sort()), [['createdAt', 'disabledAt', 'events', 'id', 'status', 'url']]);
+      assert.deepEqual([listed.body.endpoints[0].status, listed.body.endpoints[0].disabledAt], ['active', null]);
 
       const before = receiver.received.length;
       const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: docs.origin, options: { generationMethod: 'simple', maxUrls: 5 } } });
@@ -135,22 +156,84 @@ describeOnEachDatabase(
       assert.equal(JSON.parse(sent[2].body).data.id, discoveryId);
     });
 
-    test('a receiver that keeps failing is retried for more than a day, then the delivery is failed', async () => {
-      const { apiKey } = await service().createAccount();
+    test('an endpoint that fails every attempt for a day is disabled, says so in its delivery log, and is enabled again on request', async () => {
+      const { id: accountId, apiKey } = await service().createAccount();
       const { endpoint } = await register(service(), apiKey, ['discovery.completed']);
       receiver.plan = Array(RETRY_DELAYS_MS.length + 1).fill(500);
-      await discover(service(), apiKey);
+      await event(service(), accountId);
       const attempts = async () => (await deliveriesOf(service(), apiKey, endpoint.id))[0]?.attempts.length ?? 0;
+      const statusOf = async () => (await service().request('GET', '/api/v1/webhooks/endpoints', { token: apiKey })).body.endpoints[0].status;
       await eventually(async () => (await attempts()) === 1, 'the first attempt');
       for (const [index, delay] of RETRY_DELAYS_MS.entries()) {
+        assert.equal(await statusOf(), 'active', `still active before attempt ${index + 2}`);
         service().clock.advance(delay);
-        await eventually(async () => (await attempts()) === index + 2, `attempt ${index + 2}`);
+        await eventually(async () => (await deliveriesOf(service(), apiKey, endpoint.id)).some((d) => d.attempts.length === index + 2), `attempt ${index + 2}`);
       }
-      const [delivery] = await deliveriesOf(service(), apiKey, endpoint.id);
+
+      const [notice, delivery] = await deliveriesOf(service(), apiKey, endpoint.id);
       assert.deepEqual([delivery.status, delivery.nextAttemptAt, delivery.attempts.length], ['failed', null, 8]);
       const span = new Date(delivery.attempts.at(-1).at).getTime() - new Date(delivery.attempts[0].at).getTime();
       assert.ok(span > 24 * 3_600_000, `${span / 3_600_000} hours of retries`);
+      assert.deepEqual([notice.event, notice.status, notice.attempts, notice.payload.type], ['webhook.disabled', 'notice', [], 'webhook.disabled']);
+      assert.equal(
+        notice.payload.data.reason,
+        'Every attempt failed for 24 hours: the endpoint is disabled, and its pending deliveries failed. Enable it to receive new events',
+      );
+      const [listed] = (await service().request('GET', '/api/v1/webhooks/endpoints', { token: apiKey })).body.endpoints;
+      assert.deepEqual([listed.status, listed.disabledAt], ['disabled', notice.createdAt]);
+
+      const sentBefore = receiver.received.length;
+      await event(service(), accountId);
+      assert.equal((await deliveriesOf(service(), apiKey, endpoint.id)).length, 2, 'nothing queued for a disabled endpoint');
+
+      service().clock.advance(60_000);
+      const enabled = await service().request('POST', `/api/v1/webhooks/endpoints/${endpoint.id}/enable`, { token: apiKey });
+      assert.deepEqual([enabled.status, enabled.body.message, enabled.body.endpoint.status, enabled.body.endpoint.disabledAt], [200, 'Webhook endpoint enabled: new events are delivered to it again', 'active', null]);
       receiver.plan = [];
+      await event(service(), accountId);
+      await eventually(async () => (await deliveriesOf(service(), apiKey, endpoint.id))[0]?.status === 'delivered', 'a delivery once enabled');
+      assert.equal(receiver.received.length - sentBefore, 1);
+    });
+
+    test('a delivery whose signing secret was sealed under a previous JWT_SECRET fails once, with its reason, and is never retried', async () => {
+      const { id: accountId, apiKey } = await service().createAccount();
+      const { endpoint } = await register(service(), apiKey, ['discovery.completed']);
+      const sealedBefore = sealSecret('whsec_c2VjcmV0IG9mIGFub3RoZXIgdGltZQ==', 'the-jwt-secret-this-service-had-before', SECRET_PURPOSE);
+      await service().db.update(webhookEndpoints).set({ sealedSecret: sealedBefore }).where(eq(webhookEndpoints.id, endpoint.id));
+      const sentBefore = receiver.received.length;
+      await event(service(), accountId);
+      const [failed] = await eventually(async () => {
+        const found = await deliveriesOf(service(), apiKey, endpoint.id);
+        return found[0]?.status !== 'pending' && found;
+      }, 'the delivery settled');
+      const reason = "The endpoint's signing secret cannot be opened (sealed under a previous JWT_SECRET): register the endpoint again";
+      assert.deepEqual([failed.status, failed.nextAttemptAt, failed.attempts.map((a: any) => [a.statusCode, a.error])], ['failed', null, [[null, reason]]]);
+
+      service().clock.advance(2 * 24 * 3_600_000);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const [after] = await deliveriesOf(service(), apiKey, endpoint.id);
+      assert.deepEqual([after.status, after.attempts.length], ['failed', 1]);
+      assert.equal(receiver.received.length, sentBefore, 'nothing sent');
+    });
+
+    test('an endpoint has one delivery under way at a time, and gets them all, oldest first', async () => {
+      const { id: accountId, apiKey } = await service().createAccount();
+      const slow = new Receiver();
+      await slow.start();
+      slow.delayMs = 200;
+      try {
+        const created = await service().request('POST', '/api/v1/webhooks/endpoints', { token: apiKey, body: { url: slow.url, events: ['discovery.completed'] } });
+        assert.equal(created.status, 201, created.text);
+        for (const id of ['first', 'second', 'third']) {
+          await event(service(), accountId, { id });
+          service().clock.advance(1);
+        }
+        await eventually(async () => slow.received.length === 3, 'three deliveries', 30_000);
+        assert.equal(slow.mostAtOnce, 1);
+        assert.deepEqual(slow.received.map((r) => JSON.parse(r.body).data.id), ['first', 'second', 'third']);
+      } finally {
+        await slow.close();
+      }
     });
 
     test('a restart in the middle of the retries loses no delivery', async () => {
@@ -167,6 +250,18 @@ describeOnEachDatabase(
         return found[0]?.status === 'delivered' && found;
       }, 'the delivery after the restart');
       assert.deepEqual(delivery.attempts.map((a: any) => a.statusCode), [503, 200]);
+    });
+
+    test('60 registrations at once leave exactly 20 endpoints; the others answer 409 and register nothing', async () => {
+      const { apiKey } = await service().createAccount();
+      const results = await Promise.all(
+        Array.from({ length: 60 }, () => service().request('POST', '/api/v1/webhooks/endpoints', { token: apiKey, body: { url: receiver.url, events: ['generation.completed'] } })),
+      );
+      assert.equal(results.filter((r) => r.status === 201).length, 20);
+      for (const refused of results.filter((r) => r.status !== 201)) {
+        assert.deepEqual([refused.status, refused.body], [409, { message: 'An account can register at most 20 webhook endpoints' }]);
+      }
+      assert.equal((await service().request('GET', '/api/v1/webhooks/endpoints', { token: apiKey })).body.endpoints.length, 20);
     });
 
     test('endpoints belong to their account; bad input is 400 and registers nothing', async () => {
@@ -188,6 +283,47 @@ describeOnEachDatabase(
     });
   },
   { env: { CRAWL_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_SECONDS: '0.3' } },
+);
+
+describeOnEachDatabase(
+  'Webhook deliveries between accounts',
+  (service) => {
+    test("one account's never-answering endpoints do not hold back another account's delivery", async () => {
+      const fast = new Receiver();
+      const hanging = new Receiver();
+      hanging.otherwise = 'hang';
+      await Promise.all([fast.start(), hanging.start()]);
+      try {
+        const slowAccount = await service().createAccount();
+        const other = await service().createAccount();
+        for (let i = 0; i < 20; i++) {
+          const res = await service().request('POST', '/api/v1/webhooks/endpoints', { token: slowAccount.apiKey, body: { url: `${hanging.url}/${i}`, events: ['discovery.completed'] } });
+          assert.equal(res.status, 201, res.text);
+        }
+        const res = await service().request('POST', '/api/v1/webhooks/endpoints', { token: other.apiKey, body: { url: fast.url, events: ['discovery.completed'] } });
+        assert.equal(res.status, 201, res.text);
+        /** From the other account's event to its arrival, in ms. */
+        const arrival = async () => {
+          const id = randomUUID();
+          const queued = performance.now();
+          await event(service(), other.id, { id });
+          const received = await eventually(async () => fast.received.find((r) => r.body.includes(id)), 'the delivery', 60_000);
+          return received.at - queued;
+        };
+        const alone: number[] = [];
+        // Several runs: the loop's tick falls anywhere in each wait.
+        for (let run = 0; run < 5; run++) alone.push(await arrival());
+
+        await event(service(), slowAccount.id);
+        await eventually(async () => hanging.received.length > 0, 'the slow receivers called');
+        const withSlowReceivers = await arrival();
+        assert.ok(withSlowReceivers <= 4 * Math.max(...alone), `${Math.round(withSlowReceivers)} ms beside slow receivers, alone ${alone.map(Math.round).join(', ')} ms`);
+      } finally {
+        await Promise.all([fast.close(), hanging.close()]);
+      }
+    });
+  },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_SECONDS: '10' } },
 );
 
 describeOnEachDatabase('Webhook endpoints and the address guard', (service) => {

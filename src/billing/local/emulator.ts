@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, asc, desc, eq, inArray } from '../../db/orm.ts';
+import { and, asc, desc, eq, inArray, sql } from '../../db/orm.ts';
 import type { Clock } from '../../clock.ts';
 import type { Config } from '../../config.ts';
 import type { Database, Transaction } from '../../db/database.ts';
@@ -142,6 +142,18 @@ export class LocalStripe {
       .insert(localPayObjects)
       .values({ id, object: 'billing_portal.session', customerId, data: session, createdAt: now, updatedAt: now });
     return { url };
+  }
+
+  /**
+   * Forgets a customer: every object of it (the customer with its e-mail and account id, checkout
+   * and portal sessions, subscriptions, invoices) and the events that carried them. A link to one
+   * of its checkout sessions then shows "does not exist", however open it was.
+   */
+  async forgetCustomer(customerId: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await tx.delete(localPayObjects).where(eq(localPayObjects.customerId, customerId));
+      await tx.delete(localPayEvents).where(sql`strpos(${localPayEvents.payload}, ${customerId}) > 0`);
+    });
   }
 
   /** The secret events are signed with: STRIPE_WEBHOOK_SECRET, else one made once and kept in the database. */

@@ -51,6 +51,9 @@ export class LocalPaymentProvider implements PaymentProvider {
   async cancelSubscription(id: string): Promise<void> {
     await this.emulator.cancelSubscriptionAt(id, 'now');
   }
+  forgetCustomer(customerId: string): Promise<void> {
+    return this.emulator.forgetCustomer(customerId);
+  }
   async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
     const secret = await this.emulator.webhookSecret();
     // The Stripe SDK (560 modules, about 10 MB) loads with the first payment event, not with the service.
