@@ -106,6 +106,11 @@ export const messages = {
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',
 } as const;
 
+/** What the crawler and the webhook sender say about a connection they refuse (in job errors and delivery attempts). */
+export const crawlMessages = {
+  addressRefused: 'Refused to connect to a private or reserved address',
+} as const;
+
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */
 export const jobMessages = {
   canceled: 'Canceled',

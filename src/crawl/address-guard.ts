@@ -6,6 +6,7 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import { crawlMessages } from '../errors.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -29,18 +30,6 @@ export interface GuardOptions {
 
 export const systemResolver: Resolver = (hostname) =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
-
-const RANGE_WORDS: Record<string, string> = {
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  linkLocal: 'link-local',
-  loopback: 'loopback',
-  carrierGradeNat: 'carrier-grade NAT',
-  private: 'private',
-  uniqueLocal: 'unique-local',
-  reserved: 'reserved',
-};
 
 export interface AddressClass {
   /** ipaddr.js range name of the address (of the embedded IPv4 address for mapped ones). */
@@ -76,12 +65,16 @@ function classifyParsed(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
   return { range, isPublic: range === 'unicast' };
 }
 
+/**
+ * The message never names the address: a host name's private answer would map the internal
+ * network for whoever reads the job's error. `address` and `range` are for the log.
+ */
 export class AddressRefusedError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED';
   readonly address: string;
   readonly range: string;
   constructor(address: string, range: string) {
-    super(`Refused to connect to ${RANGE_WORDS[range] ?? 'special-purpose'} address ${address}`);
+    super(crawlMessages.addressRefused);
     this.address = address;
     this.range = range;
     this.name = 'AddressRefusedError';
