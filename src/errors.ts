@@ -69,6 +69,7 @@ export const errors = {
   jobAccessDenied: () => new ApiError(403, 'Access denied to this job'),
   jobAlreadyFinished: () => new ApiError(409, 'This generation job has already finished'),
   discoveryNotFound: () => new ApiError(404, 'Discovery job not found'),
+  tooManyJobs: (max: number) => new ApiError(429, `Too many jobs in progress: at most ${max} at once`),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
 

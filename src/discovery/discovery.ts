@@ -27,11 +27,12 @@ const SECONDS_PER_URL = 0.2;
 
 export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType } & PathFilters) {
   const job = await deps.db.transaction(async (tx) => {
+    const owner = await deps.queue.admit(tx, 'discovery', accountId);
     const [row] = await tx
       .insert(discoveryJobs)
       .values({ id: randomUUID(), ...input, accountId, createdAt: deps.clock.now() })
       .returning();
-    await deps.queue.enqueue(tx, 'discovery', { jobId: row.id });
+    await deps.queue.enqueue(tx, 'discovery', { jobId: row.id }, owner);
     return row;
   });
   const estimatedCompletion = new Date(deps.clock.now().getTime() + Math.max(5, input.maxUrls * SECONDS_PER_URL) * 1000);

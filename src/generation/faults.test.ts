@@ -101,7 +101,8 @@ describeOnEachDatabase(
       assert.equal((await service().request('GET', `/api/v1/file/${job.siteId}`)).status, 404);
     });
   },
-  { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
+  // Credits, not the cap on unfinished jobs, are what these tests run out of.
+  { env: { CRAWL_ALLOW_PRIVATE: 'true', JOBS_PER_ACCOUNT: '1000' } },
 );
 
 describeOnEachDatabase('The address guard in jobs', (service) => {

@@ -56,6 +56,7 @@ export async function startGeneration(
 
   const cost = generationCost(options.maxUrls, options.generationMethod);
   const job = await deps.db.transaction(async (tx) => {
+    const owner = await deps.queue.admit(tx, 'generation', accountId);
     const [site] = await tx
       .insert(sites)
       .values({ id: randomUUID(), accountId, url })
@@ -72,7 +73,7 @@ export async function startGeneration(
       .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost, createdAt: deps.clock.now() })
       .returning();
     await followLatestJob(tx, site.id, deps.clock.now());
-    await deps.queue.enqueue(tx, 'generation', { jobId: row.id });
+    await deps.queue.enqueue(tx, 'generation', { jobId: row.id }, owner);
     return row;
   });
   return { job, creditsUsed: cost, fromCache: false };

@@ -24,7 +24,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     test('an idle worker takes a sent job at once, long before its next poll', async () => {
-      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 30, expireInSeconds: 60 }, failOnError);
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 30, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await queue.start();
       try {
         const taken: Array<{ job: QueuedJob; at: number }> = [];
@@ -32,7 +32,7 @@ for (const kind of testDatabaseKinds()) {
         // The worker's first fetch finds nothing; from then on only a notification wakes it inside 30 s.
         await new Promise((r) => setTimeout(r, 500));
         const sentAt = performance.now();
-        await database.handle.db.transaction((tx) => queue.enqueue(tx, 'discovery', { jobId: 'job-1' }));
+        await database.handle.db.transaction((tx) => queue.enqueue(tx, 'discovery', { jobId: 'job-1' }, { accountId: 'account-1', ahead: 0 }));
         for (let i = 0; i < 100 && taken.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
         assert.deepEqual(taken.map((t) => t.job), [{ jobId: 'job-1' }]);
         assert.ok(taken[0].at - sentAt < 1000, `picked up after ${Math.round(taken[0].at - sentAt)} ms`);
@@ -42,12 +42,12 @@ for (const kind of testDatabaseKinds()) {
     });
 
     test('a job sent in a transaction that rolls back never exists', async () => {
-      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60 }, failOnError);
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await queue.start();
       try {
         await assert.rejects(
           database.handle.db.transaction(async (tx) => {
-            await queue.enqueue(tx, 'generation', { jobId: 'rolled-back' });
+            await queue.enqueue(tx, 'generation', { jobId: 'rolled-back' }, { accountId: 'account-1', ahead: 0 });
             throw new Error('rollback');
           }),
           /rollback/,
@@ -72,11 +72,11 @@ for (const kind of testDatabaseKinds()) {
                ('discovery-done', 'account-old-queue', 'https://example.org/', 'crawl', 10, 'completed')
         RETURNING id, status`));
 
-      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60 }, failOnError);
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await queue.start();
       await queue.stop();
       // A second start (another process, or a restart) finds nothing left to hand over.
-      const again = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60 }, failOnError);
+      const again = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await again.start();
       await again.stop();
 
