@@ -4,6 +4,7 @@ import dns from 'node:dns';
 import {
   AddressRefusedError,
   assertAddressAllowed,
+  assertHostResolvesAllowed,
   classifyAddress,
   createGuardedAgent,
   createGuardedLookup,
@@ -96,6 +97,25 @@ describe('guarded DNS lookup', () => {
     ];
     assert.deepEqual(await lookupOnce(answers, { all: true }), { err: null, address: [answers[1]], family: undefined });
     assert.deepEqual(await lookupOnce(answers, {}), { err: null, address: '93.184.216.34', family: 4 });
+  });
+});
+
+describe('checking a host before a job starts', () => {
+  const answering = (...addresses: string[]) => ({ resolve: async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })) });
+
+  test('refuses a private literal, and a name when any of its answers is refused', async () => {
+    await assert.rejects(assertHostResolvesAllowed('10.20.30.40', answering(), 1000), AddressRefusedError);
+    await assert.rejects(assertHostResolvesAllowed('[::1]', answering(), 1000), AddressRefusedError);
+    await assert.rejects(assertHostResolvesAllowed('intranet.test', answering('93.184.216.34', '10.20.30.40'), 1000), AddressRefusedError);
+    await assertHostResolvesAllowed('site.test', answering('93.184.216.34'), 1000);
+    await assertHostResolvesAllowed('intranet.test', { ...answering('10.20.30.40'), allowPrivate: true }, 1000);
+  });
+
+  test('lets a host pass when its lookup fails or outlasts the timeout (the crawler checks again)', async () => {
+    await assertHostResolvesAllowed('missing.test', { resolve: async () => Promise.reject(new Error('ENOTFOUND')) }, 1000);
+    const started = performance.now();
+    await assertHostResolvesAllowed('slow.test', { resolve: () => new Promise(() => {}) }, 50);
+    assert.ok(performance.now() - started < 1000);
   });
 });
 

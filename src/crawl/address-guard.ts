@@ -4,6 +4,7 @@
 // whatever hostname or hop led there, the address we are about to talk to is what counts.
 import dns from 'node:dns';
 import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
 import { crawlMessages } from '../errors.ts';
@@ -98,6 +99,19 @@ export function assertAddressAllowed(address: string, options: GuardOptions): vo
 export function assertHostAllowed(hostname: string, options: GuardOptions): void {
   const bare = stripBrackets(hostname);
   if (net.isIP(bare) !== 0) assertAddressAllowed(bare, options);
+}
+
+/**
+ * Refuses a host that is, or resolves to, an address the guard refuses (any of its answers), in
+ * at most `timeoutMs`. A lookup that fails or takes longer lets the host pass: the crawler checks
+ * every connection again, and a DNS hiccup must not refuse a site that resolves a second later.
+ */
+export async function assertHostResolvesAllowed(hostname: string, options: GuardOptions, timeoutMs: number): Promise<void> {
+  if (options.allowPrivate) return;
+  const bare = stripBrackets(hostname);
+  if (net.isIP(bare) !== 0) return assertAddressAllowed(bare, options);
+  const answers = await Promise.race([(options.resolve ?? systemResolver)(bare), delay(timeoutMs, [], { ref: false })]).catch(() => []);
+  for (const { address } of answers) assertAddressAllowed(address, options);
 }
 
 type LookupCallback = (err: Error | null, address?: string | ResolvedAddress[], family?: number) => void;

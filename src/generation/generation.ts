@@ -6,6 +6,8 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
+import type { GuardOptions } from '../crawl/index.ts';
+import { refuseUnreachableTarget } from '../http/target-url.ts';
 import { errors, jobMessages } from '../errors.ts';
 import { whileOwned } from '../jobs/job-kind.ts';
 import { recordEvent } from '../webhooks/events.ts';
@@ -20,6 +22,7 @@ interface Deps {
   db: Database;
   queue: JobQueue;
   clock: Clock;
+  crawl: GuardOptions;
 }
 
 export interface StartedGeneration {
@@ -51,6 +54,7 @@ export async function startGeneration(
   options: GenerationOptions,
   cacheAgeMs: number,
 ): Promise<StartedGeneration> {
+  await refuseUnreachableTarget(url, deps.crawl);
   const cached = await findCachedJob(deps, accountId, url, options, cacheAgeMs);
   if (cached) return { job: cached, creditsUsed: 0, fromCache: true };
 
