@@ -103,7 +103,8 @@ describeOnEachDatabase(
       assert.equal(row.status, 'failed');
     });
   },
-  { workers: false },
+  // The test site is on 127.0.0.1, which a start refuses unless private addresses are allowed.
+  { workers: false, env: { CRAWL_ALLOW_PRIVATE: 'true' } },
 );
 
 const onPostgres = testDatabaseKinds().includes('postgres');
