@@ -73,8 +73,8 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(creditRoutes, { db, balanceReads });
       await api.register(planRoutes);
       await api.register(billingRoutes, { db, clock, config, payments });
-      await api.register(discoveryRoutes, { db, clock, config, queue: jobs.queue });
-      await api.register(generationRoutes, { db, clock, config, queue: jobs.queue, jobReads });
+      await api.register(discoveryRoutes, { db, clock, config, queue: jobs.queue, crawl: jobs.crawl });
+      await api.register(generationRoutes, { db, clock, config, queue: jobs.queue, crawl: jobs.crawl, jobReads });
       await api.register(siteRoutes, { db, config, crawl: jobs.crawl, robots: jobs.robots });
       await api.register(webhookRoutes, { db, clock, config, crawl: jobs.crawl });
       await api.register(scheduleRoutes, { db, clock });

@@ -56,6 +56,8 @@ export interface JobSettings {
   maxAttempts: number;
   /** how often idle workers look for jobs when no notification woke them (pg-boss's minimum is 0.5) */
   pollSeconds: number;
+  /** pending plus running jobs one account may have of each kind; one more start answers 429 */
+  perAccount: number;
 }
 
 export interface RateLimits {
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): Config {
       leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 1, 3600),
       maxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 3, 1, 10),
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
+      perAccount: integer(env, 'JOBS_PER_ACCOUNT', 3, 1, 1000),
     },
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
     schedules: {

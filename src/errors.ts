@@ -70,6 +70,9 @@ export const errors = {
   jobAccessDenied: () => new ApiError(403, 'Access denied to this job'),
   jobAlreadyFinished: () => new ApiError(409, 'This generation job has already finished'),
   discoveryNotFound: () => new ApiError(404, 'Discovery job not found'),
+  privateTarget: () =>
+    new ApiError(400, 'Validation error: url points to a private or reserved address. A self-hosted service can allow these with CRAWL_ALLOW_PRIVATE=true'),
+  tooManyJobs: (max: number) => new ApiError(429, `Too many jobs in progress: at most ${max} at once`),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
 
@@ -122,6 +125,11 @@ export const scheduleOutcomes = {
 export const webhookMessages = {
   secretUnreadable: "The endpoint's signing secret cannot be opened (sealed under a previous JWT_SECRET): register the endpoint again",
   disabled: (hours: number) => `Every attempt failed for ${hours} hours: the endpoint is disabled, and its pending deliveries failed. Enable it to receive new events`,
+} as const;
+
+/** What the crawler and the webhook sender say about a connection they refuse (in job errors and delivery attempts). */
+export const crawlMessages = {
+  addressRefused: 'Refused to connect to a private or reserved address',
 } as const;
 
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */

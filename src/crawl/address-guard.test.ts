@@ -4,12 +4,14 @@ import dns from 'node:dns';
 import {
   AddressRefusedError,
   assertAddressAllowed,
+  assertHostResolvesAllowed,
   classifyAddress,
   createGuardedAgent,
   createGuardedLookup,
   type ResolvedAddress,
 } from './address-guard.ts';
 import { startSite, type TestSite } from './test-support.ts';
+import { crawlMessages } from '../errors.ts';
 
 describe('classifyAddress', () => {
   const refused: Array<[string, string]> = [
@@ -58,10 +60,10 @@ describe('classifyAddress', () => {
     assert.equal(classifyAddress(''), null);
   });
 
-  test('the error names the kind of address', () => {
-    assert.throws(() => assertAddressAllowed('10.0.0.1', {}), { message: 'Refused to connect to private address 10.0.0.1' });
-    assert.throws(() => assertAddressAllowed('169.254.169.254', {}), { message: 'Refused to connect to link-local address 169.254.169.254' });
-    assert.throws(() => assertAddressAllowed('::1', {}), { message: 'Refused to connect to loopback address ::1' });
+  test('the error never names the address: one message for every kind, the address and its range kept for the log', () => {
+    for (const [address, range] of [['10.20.30.40', 'private'], ['169.254.169.254', 'linkLocal'], ['::1', 'loopback']]) {
+      assert.throws(() => assertAddressAllowed(address, {}), { message: 'Refused to connect to a private or reserved address', address, range });
+    }
   });
 
   test('allowPrivate lifts the guard; isAllowedAddress lifts it for exactly the addresses it names', () => {
@@ -84,7 +86,7 @@ describe('guarded DNS lookup', () => {
   test('refuses when the resolver answers only private addresses', async () => {
     const { err } = await lookupOnce([{ address: '192.168.0.7', family: 4 }], { all: true });
     assert.ok(err instanceof AddressRefusedError);
-    assert.equal(err.message, 'Refused to connect to private address 192.168.0.7');
+    assert.equal(err.message, crawlMessages.addressRefused);
   });
 
   test('drops private answers and keeps the public ones', async () => {
@@ -95,6 +97,25 @@ describe('guarded DNS lookup', () => {
     ];
     assert.deepEqual(await lookupOnce(answers, { all: true }), { err: null, address: [answers[1]], family: undefined });
     assert.deepEqual(await lookupOnce(answers, {}), { err: null, address: '93.184.216.34', family: 4 });
+  });
+});
+
+describe('checking a host before a job starts', () => {
+  const answering = (...addresses: string[]) => ({ resolve: async () => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })) });
+
+  test('refuses a private literal, and a name when any of its answers is refused', async () => {
+    await assert.rejects(assertHostResolvesAllowed('10.20.30.40', answering(), 1000), AddressRefusedError);
+    await assert.rejects(assertHostResolvesAllowed('[::1]', answering(), 1000), AddressRefusedError);
+    await assert.rejects(assertHostResolvesAllowed('intranet.test', answering('93.184.216.34', '10.20.30.40'), 1000), AddressRefusedError);
+    await assertHostResolvesAllowed('site.test', answering('93.184.216.34'), 1000);
+    await assertHostResolvesAllowed('intranet.test', { ...answering('10.20.30.40'), allowPrivate: true }, 1000);
+  });
+
+  test('lets a host pass when its lookup fails or outlasts the timeout (the crawler checks again)', async () => {
+    await assertHostResolvesAllowed('missing.test', { resolve: async () => Promise.reject(new Error('ENOTFOUND')) }, 1000);
+    const started = performance.now();
+    await assertHostResolvesAllowed('slow.test', { resolve: () => new Promise(() => {}) }, 50);
+    assert.ok(performance.now() - started < 1000);
   });
 });
 
@@ -125,7 +146,7 @@ describe('guarded agent (the address actually connected to)', () => {
   test('refuses a hostname whose DNS answer is loopback, before any request reaches it', async () => {
     const agent = createGuardedAgent({ resolve: resolveTo('127.0.0.1') });
     await assert.rejects(get(agent, `http://site.test:${site.port}`), {
-      message: 'Refused to connect to loopback address 127.0.0.1',
+      message: crawlMessages.addressRefused,
     });
     assert.equal(site.hits.length, 0);
   });
@@ -138,7 +159,7 @@ describe('guarded agent (the address actually connected to)', () => {
   test('refuses IP literals without a lookup', async () => {
     const agent = createGuardedAgent({ resolve: async () => assert.fail('no lookup for literals') });
     await assert.rejects(get(agent, `http://127.0.0.1:${site.port}`), AddressRefusedError);
-    await assert.rejects(get(createGuardedAgent({}), 'http://10.0.0.1'), { message: 'Refused to connect to private address 10.0.0.1' });
+    await assert.rejects(get(createGuardedAgent({}), 'http://10.0.0.1'), { message: crawlMessages.addressRefused });
   });
 
   test('isAllowedAddress lets exactly 127.0.0.1 through; another loopback address stays refused', async () => {

@@ -4,8 +4,10 @@
 // whatever hostname or hop led there, the address we are about to talk to is what counts.
 import dns from 'node:dns';
 import net from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import { crawlMessages } from '../errors.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -29,18 +31,6 @@ export interface GuardOptions {
 
 export const systemResolver: Resolver = (hostname) =>
   dns.promises.lookup(hostname, { all: true, verbatim: true });
-
-const RANGE_WORDS: Record<string, string> = {
-  unspecified: 'unspecified',
-  broadcast: 'broadcast',
-  multicast: 'multicast',
-  linkLocal: 'link-local',
-  loopback: 'loopback',
-  carrierGradeNat: 'carrier-grade NAT',
-  private: 'private',
-  uniqueLocal: 'unique-local',
-  reserved: 'reserved',
-};
 
 export interface AddressClass {
   /** ipaddr.js range name of the address (of the embedded IPv4 address for mapped ones). */
@@ -76,12 +66,16 @@ function classifyParsed(address: ipaddr.IPv4 | ipaddr.IPv6): AddressClass {
   return { range, isPublic: range === 'unicast' };
 }
 
+/**
+ * The message never names the address: a host name's private answer would map the internal
+ * network for whoever reads the job's error. `address` and `range` are for the log.
+ */
 export class AddressRefusedError extends Error {
   readonly code = 'ERR_ADDRESS_REFUSED';
   readonly address: string;
   readonly range: string;
   constructor(address: string, range: string) {
-    super(`Refused to connect to ${RANGE_WORDS[range] ?? 'special-purpose'} address ${address}`);
+    super(crawlMessages.addressRefused);
     this.address = address;
     this.range = range;
     this.name = 'AddressRefusedError';
@@ -105,6 +99,19 @@ export function assertAddressAllowed(address: string, options: GuardOptions): vo
 export function assertHostAllowed(hostname: string, options: GuardOptions): void {
   const bare = stripBrackets(hostname);
   if (net.isIP(bare) !== 0) assertAddressAllowed(bare, options);
+}
+
+/**
+ * Refuses a host that is, or resolves to, an address the guard refuses (any of its answers), in
+ * at most `timeoutMs`. A lookup that fails or takes longer lets the host pass: the crawler checks
+ * every connection again, and a DNS hiccup must not refuse a site that resolves a second later.
+ */
+export async function assertHostResolvesAllowed(hostname: string, options: GuardOptions, timeoutMs: number): Promise<void> {
+  if (options.allowPrivate) return;
+  const bare = stripBrackets(hostname);
+  if (net.isIP(bare) !== 0) return assertAddressAllowed(bare, options);
+  const answers = await Promise.race([(options.resolve ?? systemResolver)(bare), delay(timeoutMs, [], { ref: false })]).catch(() => []);
+  for (const { address } of answers) assertAddressAllowed(address, options);
 }
 
 type LookupCallback = (err: Error | null, address?: string | ResolvedAddress[], family?: number) => void;

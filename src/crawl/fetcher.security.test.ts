@@ -6,6 +6,9 @@ import assert from 'node:assert/strict';
 import { createFetcher, FetchError, type Fetcher } from './fetcher.ts';
 import type { Resolver } from './address-guard.ts';
 import { startSite, type TestSite } from './test-support.ts';
+import { crawlMessages } from '../errors.ts';
+
+const REFUSED = crawlMessages.addressRefused;
 
 const onlyTestServer = (address: string) => address === '127.0.0.1';
 
@@ -51,26 +54,26 @@ describe('address guard in the fetcher (allowPrivate off)', () => {
     await decoy.close();
   });
 
-  const blocked: Array<[string, string]> = [
-    ['http://127.0.0.1/', 'Refused to connect to loopback address 127.0.0.1'],
-    ['http://[::1]/', 'Refused to connect to loopback address ::1'],
-    ['http://10.0.0.1/', 'Refused to connect to private address 10.0.0.1'],
-    ['http://172.16.0.1/', 'Refused to connect to private address 172.16.0.1'],
-    ['http://192.168.1.1/', 'Refused to connect to private address 192.168.1.1'],
-    ['http://169.254.169.254/latest/meta-data/', 'Refused to connect to link-local address 169.254.169.254'],
-    ['http://0.0.0.0/', 'Refused to connect to unspecified address 0.0.0.0'],
-    ['http://[::ffff:127.0.0.1]/', 'Refused to connect to loopback address ::ffff:7f00:1'],
-    ['http://loopback.test/', 'Refused to connect to loopback address 127.0.0.2'],
-    ['http://metadata.test/', 'Refused to connect to link-local address 169.254.169.254'],
+  const blocked = [
+    'http://127.0.0.1/',
+    'http://[::1]/',
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://0.0.0.0/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://loopback.test/',
+    'http://metadata.test/',
   ];
 
-  test('refuses each internal address when fetched directly, quickly and by name', async () => {
+  test('refuses each internal address when fetched directly, quickly, with one message that never names the address', async () => {
     // Without the test hook, so 127.0.0.1 is refused like the rest.
     const strict = createFetcher({ resolve });
     try {
-      for (const [url, message] of blocked) {
+      for (const url of blocked) {
         const started = Date.now();
-        assert.equal(await refused(strict.fetch(url)), message, url);
+        assert.equal(await refused(strict.fetch(url)), REFUSED, url);
         assert.ok(Date.now() - started < 1000, `${url} should fail before any connect timeout`);
       }
     } finally {
@@ -84,21 +87,21 @@ describe('address guard in the fetcher (allowPrivate off)', () => {
   });
 
   const redirectTargets = () => [
-    [`http://127.0.0.2:${decoy.port}/`, 'loopback address 127.0.0.2'],
-    [`http://[::1]:${decoy.port}/`, 'loopback address ::1'],
-    ['http://10.0.0.1/', 'private address 10.0.0.1'],
-    ['http://172.16.0.1/', 'private address 172.16.0.1'],
-    ['http://192.168.1.1/', 'private address 192.168.1.1'],
-    ['http://169.254.169.254/latest/meta-data/', 'link-local address 169.254.169.254'],
-    [`http://0.0.0.0:${decoy.port}/`, 'unspecified address 0.0.0.0'],
-    [`http://[::ffff:127.0.0.2]:${decoy.port}/`, 'loopback address ::ffff:7f00:2'],
-    [`http://loopback.test:${decoy.port}/`, 'loopback address 127.0.0.2'],
+    `http://127.0.0.2:${decoy.port}/`,
+    `http://[::1]:${decoy.port}/`,
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://192.168.1.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    `http://0.0.0.0:${decoy.port}/`,
+    `http://[::ffff:127.0.0.2]:${decoy.port}/`,
+    `http://loopback.test:${decoy.port}/`,
   ];
 
   test('refuses a redirect from the allowed server to each internal address', async () => {
-    for (const [location, what] of redirectTargets()) {
+    for (const location of redirectTargets()) {
       target = location;
-      assert.equal(await refused(fetcher.fetch(`${site.origin}/redirect`)), `Refused to connect to ${what}`, location);
+      assert.equal(await refused(fetcher.fetch(`${site.origin}/redirect`)), REFUSED, location);
     }
     assert.equal(decoy.hits.length, 0, 'the internal server was never reached');
   });
@@ -108,7 +111,7 @@ describe('address guard in the fetcher (allowPrivate off)', () => {
     // Same hostname, another port: a new connection, a new lookup, a new (now internal) answer.
     target = `http://site.test:${decoy.port}/`;
     const message = await refused(fetcher.fetch(`http://site.test:${site.port}/redirect`));
-    assert.equal(message, 'Refused to connect to loopback address 127.0.0.2');
+    assert.equal(message, REFUSED);
     assert.equal(decoy.hits.length, 0);
   });
 });

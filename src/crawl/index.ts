@@ -12,7 +12,7 @@ export type { FetchErrorCode, Fetcher, FetcherOptions, FetchOptions, FetchRespon
 export { DEFAULT_CRAWL_LIMITS, ROBOTS_USER_AGENT, USER_AGENT, resolveLimits } from './limits.ts';
 export type { CrawlLimits } from './limits.ts';
 
-export { AddressRefusedError, assertAddressAllowed, assertHostAllowed, classifyAddress, createGuardedAgent, systemResolver } from './address-guard.ts';
+export { AddressRefusedError, assertAddressAllowed, assertHostAllowed, assertHostResolvesAllowed, classifyAddress, createGuardedAgent, systemResolver } from './address-guard.ts';
 export type { GuardOptions, Resolver } from './address-guard.ts';
 
 export { isInScope, normalizeUrl, scopeOf } from './normalize-url.ts';

@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
-import type { PathFilters } from '../crawl/index.ts';
+import type { GuardOptions, PathFilters } from '../crawl/index.ts';
+import { refuseUnreachableTarget } from '../http/target-url.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
@@ -19,6 +20,7 @@ interface Deps {
   db: Database;
   queue: JobQueue;
   clock: Clock;
+  crawl: GuardOptions;
 }
 
 
@@ -26,12 +28,14 @@ interface Deps {
 const SECONDS_PER_URL = 0.2;
 
 export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType } & PathFilters) {
+  await refuseUnreachableTarget(input.url, deps.crawl);
   const job = await deps.db.transaction(async (tx) => {
+    const owner = await deps.queue.admit(tx, 'discovery', accountId);
     const [row] = await tx
       .insert(discoveryJobs)
       .values({ id: randomUUID(), ...input, accountId, createdAt: deps.clock.now() })
       .returning();
-    await deps.queue.enqueue(tx, 'discovery', { jobId: row.id });
+    await deps.queue.enqueue(tx, 'discovery', { jobId: row.id }, owner);
     return row;
   });
   const estimatedCompletion = new Date(deps.clock.now().getTime() + Math.max(5, input.maxUrls * SECONDS_PER_URL) * 1000);

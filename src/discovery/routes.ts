@@ -9,6 +9,7 @@ import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { GuardOptions } from '../crawl/index.ts';
 import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDiscoveries, startDiscovery, type DiscoveryJob } from './discovery.ts';
 
 const StartBody = Type.Object(
@@ -49,7 +50,7 @@ const summary = (job: DiscoveryJob) => ({
   createdAt: job.createdAt.toISOString(),
 });
 
-export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue }> = async (app, deps) => {
+export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions }> = async (app, deps) => {
   const { db } = deps;
   app.post(
     '/discovery',

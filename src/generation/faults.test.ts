@@ -101,18 +101,29 @@ describeOnEachDatabase(
       assert.equal((await service().request('GET', `/api/v1/file/${job.siteId}`)).status, 404);
     });
   },
-  { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
+  // Credits, not the cap on unfinished jobs, are what these tests run out of.
+  { env: { CRAWL_ALLOW_PRIVATE: 'true', JOBS_PER_ACCOUNT: '1000' } },
 );
 
-describeOnEachDatabase('The address guard in jobs', (service) => {
-  test('refuses to generate for a private address when CRAWL_ALLOW_PRIVATE is off, and refunds', async () => {
+describeOnEachDatabase('The address guard at the start of a job (CRAWL_ALLOW_PRIVATE unset)', (service) => {
+  const refused = {
+    status: 400,
+    body: { message: 'Validation error: url points to a private or reserved address. A self-hosted service can allow these with CRAWL_ALLOW_PRIVATE=true' },
+  };
+
+  test('refuses a generation or discovery of a private, loopback or link-local address, or of a host resolving to one, charging and creating nothing', async () => {
     const { id: accountId, apiKey } = await service().createAccount();
     const hitsBefore = docs.hits.length;
-    const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: docs.origin, options: { maxUrls: 10 } } });
-    const job = await waitForGeneration(service(), apiKey, start.body.jobId);
-    assert.equal(job.status, 'failed');
-    assert.match(job.error, /private|loopback|refused/i);
+    for (const url of [docs.origin, 'http://10.20.30.40/', 'http://169.254.169.254/latest/', 'http://[::1]/', `http://localhost:${docs.port}/`]) {
+      for (const [path, body] of [['/api/v1/generate', { url, options: { maxUrls: 10 } }], ['/api/v1/discovery', { url, maxUrls: 10 }]] as const) {
+        const res = await service().request('POST', path, { token: apiKey, body });
+        assert.deepEqual({ status: res.status, body: res.body }, refused, `${path} ${url}`);
+      }
+    }
     assert.equal(docs.hits.length, hitsBefore, 'the site must not have been contacted');
-    assert.equal((await ledgerOf(service(), accountId)).balance, 20);
+    const { balance, rows } = await ledgerOf(service(), accountId);
+    assert.deepEqual([balance, rows.length], [20, 1], 'the sign-up grant only');
+    assert.deepEqual((await service().request('GET', '/api/v1/sites', { token: apiKey })).body.sites, []);
+    assert.equal((await service().request('GET', '/api/v1/discovery', { token: apiKey })).body.total, 0);
   });
 });

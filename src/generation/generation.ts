@@ -6,6 +6,8 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
+import type { GuardOptions } from '../crawl/index.ts';
+import { refuseUnreachableTarget } from '../http/target-url.ts';
 import { errors, jobMessages } from '../errors.ts';
 import { whileOwned } from '../jobs/job-kind.ts';
 import { recordEvent } from '../webhooks/events.ts';
@@ -20,6 +22,7 @@ interface Deps {
   db: Database;
   queue: JobQueue;
   clock: Clock;
+  crawl: GuardOptions;
 }
 
 export interface StartedGeneration {
@@ -51,11 +54,13 @@ export async function startGeneration(
   options: GenerationOptions,
   cacheAgeMs: number,
 ): Promise<StartedGeneration> {
+  await refuseUnreachableTarget(url, deps.crawl);
   const cached = await findCachedJob(deps, accountId, url, options, cacheAgeMs);
   if (cached) return { job: cached, creditsUsed: 0, fromCache: true };
 
   const cost = generationCost(options.maxUrls, options.generationMethod);
   const job = await deps.db.transaction(async (tx) => {
+    const owner = await deps.queue.admit(tx, 'generation', accountId);
     const [site] = await tx
       .insert(sites)
       .values({ id: randomUUID(), accountId, url })
@@ -72,7 +77,7 @@ export async function startGeneration(
       .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost, createdAt: deps.clock.now() })
       .returning();
     await followLatestJob(tx, site.id, deps.clock.now());
-    await deps.queue.enqueue(tx, 'generation', { jobId: row.id });
+    await deps.queue.enqueue(tx, 'generation', { jobId: row.id }, owner);
     return row;
   });
   return { job, creditsUsed: cost, fromCache: false };

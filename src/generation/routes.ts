@@ -14,6 +14,7 @@ import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { GuardOptions } from '../crawl/index.ts';
 import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes } from './options.ts';
 
@@ -87,7 +88,7 @@ function jobView(publicUrl: string, job: GenerationJob) {
   };
 }
 
-export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; jobReads: ReadCache<GenerationJob> }> = async (
+export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions; jobReads: ReadCache<GenerationJob> }> = async (
   app,
   deps,
 ) => {

@@ -48,5 +48,6 @@ describeOnEachDatabase(
       assert.ok(polled.body.fileUrl);
     });
   },
-  { workers: false },
+  // The test site is on 127.0.0.1, which a start refuses unless private addresses are allowed.
+  { workers: false, env: { CRAWL_ALLOW_PRIVATE: 'true' } },
 );

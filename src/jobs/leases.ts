@@ -9,6 +9,15 @@ import { rowsOf, type Database, type Queryable } from '../db/database.ts';
 
 export type JobTable = 'discovery_jobs' | 'generation_jobs';
 
+/** A job to send again, with the account it is sent for. */
+export interface StrandedJob {
+  jobId: string;
+  accountId: string;
+}
+
+const strandedJobs = (result: unknown): StrandedJob[] =>
+  rowsOf(result).map((r) => ({ jobId: String(r.id), accountId: String(r.account_id) }));
+
 
 /** Takes the job if it is waiting, or if its last worker's lease ran out. Answers the attempt number, or null. */
 export async function claimJob(db: Database, clock: Clock, table: JobTable, jobId: string, leaseMs: number): Promise<number | null> {
@@ -40,20 +49,20 @@ export async function renewLease(db: Database, clock: Clock, table: JobTable, jo
  * worker that took it died before claiming the job), so they are sent again. Touching them
  * spaces the resends; a job sent twice is still claimed once.
  */
-export async function touchStalePendingJobs(db: Queryable, clock: Clock, table: JobTable, staleMs: number): Promise<string[]> {
+export async function touchStalePendingJobs(db: Queryable, clock: Clock, table: JobTable, staleMs: number): Promise<StrandedJob[]> {
   const now = clock.now();
   const result = await db.execute(sql`
     UPDATE ${sql.identifier(table)} SET updated_at = ${now}
     WHERE status = 'pending' AND updated_at < ${new Date(now.getTime() - staleMs)}
-    RETURNING id`);
-  return rowsOf(result).map((r) => String(r.id));
+    RETURNING id, account_id`);
+  return strandedJobs(result);
 }
 
 /** Jobs whose worker stopped renewing: back to pending, so they can be sent again. */
-export async function releaseExpiredLeases(db: Queryable, clock: Clock, table: JobTable): Promise<string[]> {
+export async function releaseExpiredLeases(db: Queryable, clock: Clock, table: JobTable): Promise<StrandedJob[]> {
   const result = await db.execute(sql`
     UPDATE ${sql.identifier(table)} SET status = 'pending', lease_expires_at = null, updated_at = ${clock.now()}
     WHERE status = 'processing' AND lease_expires_at < ${clock.now()}
-    RETURNING id`);
-  return rowsOf(result).map((r) => String(r.id));
+    RETURNING id, account_id`);
+  return strandedJobs(result);
 }

@@ -1,6 +1,7 @@
 /**
  * The queue itself, on both databases: a sent job reaches an idle worker through its notification
- * (not the next poll), and a database pg-boss 10 worked on is handed over to pg-boss 12 once.
+ * (not the next poll), accounts take turns, and a database pg-boss 10 worked on is handed over to
+ * pg-boss 12 once.
  */
 import assert from 'node:assert/strict';
 import { sql } from '../db/orm.ts';
@@ -24,7 +25,7 @@ for (const kind of testDatabaseKinds()) {
     });
 
     test('an idle worker takes a sent job at once, long before its next poll', async () => {
-      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 30, expireInSeconds: 60 }, failOnError);
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 30, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await queue.start();
       try {
         const taken: Array<{ job: QueuedJob; at: number }> = [];
@@ -32,7 +33,7 @@ for (const kind of testDatabaseKinds()) {
         // The worker's first fetch finds nothing; from then on only a notification wakes it inside 30 s.
         await new Promise((r) => setTimeout(r, 500));
         const sentAt = performance.now();
-        await database.handle.db.transaction((tx) => queue.enqueue(tx, 'discovery', { jobId: 'job-1' }));
+        await database.handle.db.transaction((tx) => queue.enqueue(tx, 'discovery', { jobId: 'job-1' }, { accountId: 'account-1', ahead: 0 }));
         for (let i = 0; i < 100 && taken.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
         assert.deepEqual(taken.map((t) => t.job), [{ jobId: 'job-1' }]);
         assert.ok(taken[0].at - sentAt < 1000, `picked up after ${Math.round(taken[0].at - sentAt)} ms`);
@@ -41,13 +42,39 @@ for (const kind of testDatabaseKinds()) {
       }
     });
 
+    test("a lone worker takes another account's first job before the second and third of an account that queued three", async () => {
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
+      await queue.start();
+      try {
+        const taken: string[] = [];
+        let release!: () => void;
+        const firstRuns = new Promise<void>((resolve) => (release = resolve));
+        await queue.work('generation', 1, async (job) => {
+          taken.push(job.jobId);
+          if (job.jobId === 'busy-1') await firstRuns;
+        });
+        const send = (jobId: string, accountId: string, ahead: number) =>
+          database.handle.db.transaction((tx) => queue.enqueue(tx, 'generation', { jobId }, { accountId, ahead }));
+        await send('busy-1', 'busy', 0);
+        for (let i = 0; i < 100 && taken.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+        await send('busy-2', 'busy', 1);
+        await send('busy-3', 'busy', 2);
+        await send('other-1', 'other', 0);
+        release();
+        for (let i = 0; i < 250 && taken.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(taken, ['busy-1', 'other-1', 'busy-2', 'busy-3']);
+      } finally {
+        await queue.stop();
+      }
+    });
+
     test('a job sent in a transaction that rolls back never exists', async () => {
-      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60 }, failOnError);
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await queue.start();
       try {
         await assert.rejects(
           database.handle.db.transaction(async (tx) => {
-            await queue.enqueue(tx, 'generation', { jobId: 'rolled-back' });
+            await queue.enqueue(tx, 'generation', { jobId: 'rolled-back' }, { accountId: 'account-1', ahead: 0 });
             throw new Error('rollback');
           }),
           /rollback/,
@@ -72,11 +99,11 @@ for (const kind of testDatabaseKinds()) {
                ('discovery-done', 'account-old-queue', 'https://example.org/', 'crawl', 10, 'completed')
         RETURNING id, status`));
 
-      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60 }, failOnError);
+      const queue = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await queue.start();
       await queue.stop();
       // A second start (another process, or a restart) finds nothing left to hand over.
-      const again = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60 }, failOnError);
+      const again = new JobQueue(database.handle, { pollingIntervalSeconds: 0.5, expireInSeconds: 60, jobsPerAccount: 3 }, failOnError);
       await again.start();
       await again.stop();
 

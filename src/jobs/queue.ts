@@ -3,13 +3,22 @@
  * PGlite through pg-boss's PGlite adapter). A job is sent inside the request's transaction, so it
  * exists exactly when the rows (and the credit reservation) that describe it do. The send's NOTIFY
  * commits with it and wakes the workers at once; polling is only the fallback.
+ *
+ * Accounts share the workers fairly: each has at most `jobsPerAccount` unfinished jobs of a kind
+ * (`admit`), a job is sent behind the account's own earlier ones (a lower priority per job it
+ * already has), and a worker runs at most `concurrency - 1` jobs of one account at once, so a
+ * queue of slow jobs never holds every worker while another account's job waits.
  */
 import { PgBoss, fromPglite, type Db } from 'pg-boss';
-import { sql, type SQL } from '../db/orm.ts';
+import { and, count, eq, inArray, sql, type SQL } from '../db/orm.ts';
 import { rowsOf, type DatabaseHandle, type Queryable } from '../db/database.ts';
+import { accounts, discoveryJobs, generationJobs } from '../db/schema.ts';
+import { errors } from '../errors.ts';
 
 export const QUEUES = ['discovery', 'generation'] as const;
 export type QueueName = (typeof QUEUES)[number];
+
+const JOB_ROWS = { discovery: discoveryJobs, generation: generationJobs } as const;
 
 /**
  * pg-boss's schema. pg-boss 12 cannot migrate the schema pg-boss 10 left in `pgboss`, so it
@@ -22,11 +31,19 @@ export interface QueuedJob {
   jobId: string;
 }
 
+/** Whose job it is, and how many unfinished jobs of the same kind that account already had when it was sent. */
+export interface JobOwner {
+  accountId: string;
+  ahead: number;
+}
+
 export interface QueueOptions {
   /** how often a worker looks for jobs when no notification woke it; at least 0.5 */
   pollingIntervalSeconds: number;
   /** pg-boss gives a fetched job this long before it may hand it out again; longer than any job runs. */
   expireInSeconds: number;
+  /** pending plus running jobs one account may have of each kind */
+  jobsPerAccount: number;
 }
 
 // The pg driver turns objects into JSON by itself; drizzle's parameters need it done here.
@@ -81,9 +98,29 @@ export class JobQueue {
     });
   }
 
-  /** Sends a job inside the caller's transaction: it commits or rolls back with it. */
-  async enqueue(db: Queryable, queue: QueueName, job: QueuedJob): Promise<void> {
-    await this.boss.send(queue, job, { db: executorFor(db) });
+  /**
+   * Makes room for one more job of the account, first thing in the start's transaction: the
+   * account's row stays locked until it commits, so concurrent starts of one account count in
+   * turn and never pass the cap. Refuses with 429 at the cap, changing nothing.
+   */
+  async admit(tx: Queryable, queue: QueueName, accountId: string): Promise<JobOwner> {
+    const rows = JOB_ROWS[queue];
+    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update');
+    const [{ unfinished }] = await tx
+      .select({ unfinished: count() })
+      .from(rows)
+      .where(and(eq(rows.accountId, accountId), inArray(rows.status, ['pending', 'processing'])));
+    if (unfinished >= this.options.jobsPerAccount) throw errors.tooManyJobs(this.options.jobsPerAccount);
+    return { accountId, ahead: unfinished };
+  }
+
+  /**
+   * Sends a job inside the caller's transaction: it commits or rolls back with it. Jobs are taken
+   * by priority, then age: a job goes behind the ones its account already had, not behind every
+   * job of an account that queued many.
+   */
+  async enqueue(db: Queryable, queue: QueueName, job: QueuedJob, owner: JobOwner): Promise<void> {
+    await this.boss.send(queue, job, { db: executorFor(db), group: { id: owner.accountId }, priority: -owner.ahead });
   }
 
   async work(queue: QueueName, concurrency: number, handler: (job: QueuedJob) => Promise<void>): Promise<void> {
@@ -93,7 +130,14 @@ export class JobQueue {
       // A new job's notification wakes an idle worker at once. Polling stays at the same interval
       // while notifications work: a worker that just finished a job waits it out before taking the
       // next one of a backlog (pg-boss's burst mode needs batches larger than 1).
-      { batchSize: 1, localConcurrency: concurrency, pollingIntervalSeconds: polling, notifyPollingIntervalSeconds: polling },
+      // Counted in this process's memory: a dead worker's job never holds its account's place.
+      {
+        batchSize: 1,
+        localConcurrency: concurrency,
+        localGroupConcurrency: Math.max(1, concurrency - 1),
+        pollingIntervalSeconds: polling,
+        notifyPollingIntervalSeconds: polling,
+      },
       async ([job]) => {
         await handler(job.data);
       },
@@ -117,9 +161,10 @@ export class JobQueue {
       // Several processes may start at once: one hands over, the others find the schema gone.
       await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext('llmstxt: retire pg-boss 10'))`);
       if (!(await exists(tx))) return;
-      for (const [queue, table] of [['discovery', 'discovery_jobs'], ['generation', 'generation_jobs']] as const) {
-        for (const row of rowsOf(await tx.execute(sql`SELECT id FROM ${sql.identifier(table)} WHERE status = 'pending'`))) {
-          await this.enqueue(tx, queue, { jobId: String(row.id) });
+      for (const queue of QUEUES) {
+        const rows = JOB_ROWS[queue];
+        for (const row of await tx.select({ id: rows.id, accountId: rows.accountId }).from(rows).where(eq(rows.status, 'pending'))) {
+          await this.enqueue(tx, queue, { jobId: row.id }, { accountId: row.accountId, ahead: 0 });
         }
       }
       await tx.execute(sql.raw(`DROP SCHEMA ${PG_BOSS_10_SCHEMA} CASCADE`));

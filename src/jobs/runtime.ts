@@ -51,7 +51,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   // pg-boss must not hand a job out twice while its worker lives; our leases catch dead workers sooner.
   const queue = new JobQueue(
     deps.database,
-    { pollingIntervalSeconds: settings.pollSeconds, expireInSeconds: 6 * 3600 },
+    { pollingIntervalSeconds: settings.pollSeconds, expireInSeconds: 6 * 3600, jobsPerAccount: settings.perAccount },
     (error) => log.error({ err: error }, 'job queue error'),
     (warning) => log.warn({ data: warning.data }, `job queue: ${warning.message}`),
   );

@@ -82,7 +82,7 @@ export async function startWorkers(deps: WorkerDeps, kinds: JobKind[]): Promise<
             ...(await releaseExpiredLeases(tx, deps.clock, kind.table)),
             ...(await touchStalePendingJobs(tx, deps.clock, kind.table, leaseMs)),
           ];
-          for (const jobId of stranded) await deps.queue.enqueue(tx, kind.queue, { jobId });
+          for (const { jobId, accountId } of stranded) await deps.queue.enqueue(tx, kind.queue, { jobId }, { accountId, ahead: 0 });
         });
       } catch (error) {
         deps.log.warn({ err: error }, 'lease sweep failed');

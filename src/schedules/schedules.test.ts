@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { page, rewritableSite } from '../crawl/test-support.ts';
 import { eq } from '../db/orm.ts';
 import { spendCredits } from '../credits/ledger.ts';
-import { sites } from '../db/schema.ts';
+import { generationJobs, sites } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { invalidFrequency } from './schedules.ts';
@@ -186,3 +186,24 @@ describeOnEachDatabase(
   },
   { env: { CRAWL_ALLOW_PRIVATE: 'true' } },
 );
+
+describeOnEachDatabase('Scheduled refresh of a private address (CRAWL_ALLOW_PRIVATE unset)', (service) => {
+  test('is refused before any charge: the run is recorded as failed with the reason, and no job starts', async () => {
+    const { id: accountId, apiKey } = await service().createAccount();
+    // A site generated while the service allowed private addresses.
+    const [site] = await service().db
+      .insert(sites)
+      .values({ id: randomUUID(), accountId, url: 'http://10.20.30.40/', status: 'completed', lastGenerationOptions: { generationMethod: 'simple', maxUrls: 10, showFullText: false, includeModificationDate: false } })
+      .returning();
+    assert.equal((await service().request('PUT', `/api/v1/sites/${site.id}/schedule`, { token: apiKey, body: { frequency: 'daily' } })).status, 200);
+    const ledger = await ledgerOf(service(), accountId);
+
+    const refused = await nextCheck(service(), apiKey, site.id, DAY);
+    assert.deepEqual([refused.lastOutcome, refused.lastJobId], [
+      'failed: Validation error: url points to a private or reserved address. A self-hosted service can allow these with CRAWL_ALLOW_PRIVATE=true',
+      null,
+    ]);
+    assert.deepEqual(await ledgerOf(service(), accountId), ledger);
+    assert.deepEqual(await service().db.select().from(generationJobs).where(eq(generationJobs.accountId, accountId)), []);
+  });
+});

@@ -329,13 +329,9 @@ describeOnEachDatabase(
 describeOnEachDatabase('Webhook endpoints and the address guard', (service) => {
   test('an endpoint on a private or loopback address is refused', async () => {
     const { apiKey } = await service().createAccount();
-    for (const [url, words] of [
-      ['http://127.0.0.1:8080/hooks', 'loopback address 127.0.0.1'],
-      ['http://10.1.2.3/hooks', 'private address 10.1.2.3'],
-      ['http://[::1]/hooks', 'loopback address ::1'],
-    ]) {
+    for (const url of ['http://127.0.0.1:8080/hooks', 'http://10.1.2.3/hooks', 'http://[::1]/hooks', 'http://localhost:8080/hooks']) {
       const res = await service().request('POST', '/api/v1/webhooks/endpoints', { token: apiKey, body: { url, events: ['generation.completed'] } });
-      assert.deepEqual([res.status, res.body], [400, { message: `Validation error: url is not reachable for webhooks (Refused to connect to ${words})` }]);
+      assert.deepEqual([res.status, res.body], [400, { message: 'Validation error: url is not reachable for webhooks (Refused to connect to a private or reserved address)' }]);
     }
     assert.deepEqual((await service().request('GET', '/api/v1/webhooks/endpoints', { token: apiKey })).body, { endpoints: [] });
   });
