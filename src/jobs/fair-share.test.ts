@@ -150,8 +150,10 @@ describeOnEachDatabase(
       for (let i = 0; i < 3; i++) slowIds.push((await startDiscovery(service(), busy.apiKey, `${slow.origin}/?n=${i}`, 1)).body.id);
       const behindSlowOnes = await timeQuickDiscovery();
 
+      // Held up, it would wait for a slow job: at least a slow page's time. A quick job of a few
+      // tens of ms may take several times that on a busy machine without waiting for anyone.
       assert.ok(
-        behindSlowOnes < alone * 5,
+        behindSlowOnes < Math.max(alone * 5, SLOW_PAGE_MS / 2),
         `the quick discovery took ${Math.round(behindSlowOnes)} ms behind the slow ones, ${Math.round(alone)} ms alone`,
       );
       // The slow ones were really under way (and still are): the quick one did not merely run first.
