@@ -39,6 +39,17 @@ export interface Config {
   jobs: JobSettings;
   /** How long a webhook receiver may take to answer one delivery. */
   webhookTimeoutMs: number;
+  http: HttpTimeouts;
+}
+
+/** How long a client may take over what it sends: a socket past them is closed. */
+export interface HttpTimeouts {
+  /** to receive a request's complete headers */
+  headersTimeoutMs: number;
+  /** to receive a whole request, body included (the answer is not counted) */
+  requestTimeoutMs: number;
+  /** an idle kept-alive connection */
+  keepAliveTimeoutMs: number;
 }
 
 export interface JobSettings {
@@ -231,7 +242,22 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
+    http: httpTimeouts(env),
   };
+}
+
+function httpTimeouts(env: Env): HttpTimeouts {
+  const seconds = (name: string, fallback: number) => Math.round(decimal(env, name, fallback, 0.1, 3600) * 1000);
+  const timeouts = {
+    headersTimeoutMs: seconds('HTTP_HEADERS_TIMEOUT_SECONDS', 10),
+    requestTimeoutMs: seconds('HTTP_REQUEST_TIMEOUT_SECONDS', 30),
+    keepAliveTimeoutMs: seconds('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72),
+  };
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+  }
+  return timeouts;
 }
 
 /** What an operator should know at start: settings that are allowed but risky where they are. */
