@@ -40,6 +40,8 @@ export interface Config {
   /** How long a webhook receiver may take to answer one delivery. */
   webhookTimeoutMs: number;
   http: HttpTimeouts;
+  /** Bytes of hosted files (and their compressed forms) kept in memory after they were sent. */
+  hostedFileCacheBytes: number;
 }
 
 /** How long a client may take over what it sends: a socket past them is closed. */
@@ -243,6 +245,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
     http: httpTimeouts(env),
+    hostedFileCacheBytes: integer(env, 'HOSTED_FILE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
   };
 }
 
