@@ -27,7 +27,7 @@ describe('Content negotiation of hosted files', () => {
 interface Download {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** the body as received (still compressed), unless `digest` was asked for */
+  /** the body as received (still compressed); empty with `digestOnly` */
   body: Buffer;
   sha256: string;
 }

@@ -59,7 +59,8 @@ export async function readSiteFileBytes(db: Database, siteId: string, kind: Site
   if (parts.length === 0) return null;
   // Each part written straight into one buffer: no joined string, no buffer per part.
   const bytes = Buffer.allocUnsafe(parts.reduce((sum, { content }) => sum + Buffer.byteLength(content), 0));
-  parts.reduce((offset, { content }) => offset + bytes.write(content, offset), 0);
+  let offset = 0;
+  for (const { content } of parts) offset += bytes.write(content, offset);
   return bytes;
 }
 
