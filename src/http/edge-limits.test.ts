@@ -124,11 +124,15 @@ describeOnEachDatabase(
       assert.deepEqual([inString.status, inString.body], [400, { message: 'Validation error: options.maxUrls must be >= 1' }]);
     });
 
-    test('a client trickling its headers, or its body, is disconnected when its time is up', async () => {
+    test('a client trickling its headers or its body, or sending nothing, is disconnected when its time is up', async () => {
       const port = Number(new URL(service().baseUrl).port);
       const headers = await trickle(port, `GET ${API}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: 1\r\n', 10 * HEADERS_TIMEOUT_MS);
       assert.ok(headers.closedAfterMs !== null, 'the socket trickling headers is still open');
       assert.ok(headers.closedAfterMs >= HEADERS_TIMEOUT_MS && headers.closedAfterMs < 3 * HEADERS_TIMEOUT_MS, `closed after ${headers.closedAfterMs} ms`);
+
+      const silent = await trickle(port, '', '', 10 * HEADERS_TIMEOUT_MS);
+      assert.ok(silent.closedAfterMs !== null, 'the socket that sends nothing is still open');
+      assert.ok(silent.closedAfterMs >= HEADERS_TIMEOUT_MS && silent.closedAfterMs < 3 * HEADERS_TIMEOUT_MS, `closed after ${silent.closedAfterMs} ms`);
 
       const body = await trickle(
         port,
