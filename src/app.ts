@@ -11,7 +11,8 @@ import { siteRoutes } from './sites/routes.ts';
 import { startJobRuntime } from './jobs/runtime.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerAuthentication } from './http/authenticate.ts';
-import { acceptEmptyJsonBodies, frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
+import { BODY_LIMITS, registerJsonParser } from './http/json-bodies.ts';
 import { registerIdempotency } from './http/idempotency.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { API_PREFIX, STRIPE_WEBHOOK_ROUTE } from './http/paths.ts';
@@ -33,10 +34,19 @@ import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
-  const { trustProxy } = deps.config;
+  const { trustProxy, http: timeouts } = deps.config;
   const app = Fastify({
     logger,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMITS.default,
+    // A client trickling its headers or body is closed when its time is up (Node looks every
+    // connectionsCheckingInterval, so within a quarter of the headers timeout after).
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / 4),
+    },
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
     // Only the hops of our own proxies may be believed; otherwise any client could pick its own
     // address and walk around the per-IP limits. A hop count is what proxy-addr does for a number
     // (trust the `hops` nearest hops), spelled as a function because Fastify's types take no number.
@@ -46,7 +56,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
-  acceptEmptyJsonBodies(app);
+  registerJsonParser(app);
   await registerSecurityHeaders(app);
   // Before the OpenAPI routes, so /docs and /docs/json are counted like every other route.
   await registerRateLimits(app, deps.config.rateLimits, { redisUrl: deps.config.redisUrl, namespace: deps.config.rateLimitNamespace });

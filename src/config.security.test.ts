@@ -65,6 +65,15 @@ describe('Configuration safety', () => {
     assert.equal(wrong.stderr.trim(), 'Configuration error: TRUST_PROXY must be false, a number of proxies or proxy addresses/CIDRs, got "proxy.internal"');
   });
 
+  test('HTTP timeouts: headers that may take longer than the whole request, or no timeout at all, are refused', () => {
+    const longer = start({ ...production, HTTP_HEADERS_TIMEOUT_SECONDS: '60', HTTP_REQUEST_TIMEOUT_SECONDS: '30' });
+    assert.equal(longer.status, 2, longer.stderr);
+    assert.equal(longer.stderr.trim(), 'Configuration error: HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+    const none = start({ ...production, HTTP_REQUEST_TIMEOUT_SECONDS: '0' });
+    assert.equal(none.status, 2, none.stderr);
+    assert.equal(none.stderr.trim(), 'Configuration error: HTTP_REQUEST_TIMEOUT_SECONDS must be a number from 0.1 to 3600, got "0"');
+  });
+
   test('CRAWL_ALLOW_PRIVATE=true in production starts, with a warning in the log', async () => {
     const child = spawn(process.execPath, [main, 'serve', '--no-worker'], {
       env: { PATH: process.env.PATH, ...production, CRAWL_ALLOW_PRIVATE: 'true', TRUST_PROXY: '1' },

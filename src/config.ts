@@ -45,6 +45,19 @@ export interface Config {
   webhookConcurrency: number;
   /** Webhook deliveries of one account under way at once, across processes: slow receivers of one account leave slots to the others. */
   webhookConcurrencyPerAccount: number;
+  http: HttpTimeouts;
+  /** Bytes of hosted files (and their compressed forms) kept in memory after they were sent. */
+  hostedFileCacheBytes: number;
+}
+
+/** How long a client may take over what it sends: a socket past them is closed. */
+export interface HttpTimeouts {
+  /** to receive a request's complete headers */
+  headersTimeoutMs: number;
+  /** to receive a whole request, body included (the answer is not counted) */
+  requestTimeoutMs: number;
+  /** an idle kept-alive connection */
+  keepAliveTimeoutMs: number;
 }
 
 export interface JobSettings {
@@ -247,7 +260,23 @@ export function loadConfig(env: Env = process.env): Config {
     },
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
     webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', 5, 1, 1000),
+    http: httpTimeouts(env),
+    hostedFileCacheBytes: integer(env, 'HOSTED_FILE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
   };
+}
+
+function httpTimeouts(env: Env): HttpTimeouts {
+  const seconds = (name: string, fallback: number) => Math.round(decimal(env, name, fallback, 0.1, 3600) * 1000);
+  const timeouts = {
+    headersTimeoutMs: seconds('HTTP_HEADERS_TIMEOUT_SECONDS', 10),
+    requestTimeoutMs: seconds('HTTP_REQUEST_TIMEOUT_SECONDS', 30),
+    keepAliveTimeoutMs: seconds('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72),
+  };
+  // Node refuses a server whose headers may take longer than the whole request.
+  if (timeouts.headersTimeoutMs > timeouts.requestTimeoutMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_SECONDS must not exceed HTTP_REQUEST_TIMEOUT_SECONDS');
+  }
+  return timeouts;
 }
 
 /** What an operator should know at start: settings that are allowed but risky where they are. */

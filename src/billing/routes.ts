@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import { errors } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
+import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { STRIPE_WEBHOOK_ROUTE } from '../http/paths.ts';
 import { errorAnswers, IsoDate, Nullable, sessionAndKeyRoutes } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
@@ -216,6 +217,7 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     receiver.post<{ Body: Buffer | undefined }>(
       STRIPE_WEBHOOK_ROUTE,
       {
+        bodyLimit: BODY_LIMITS.paymentEvents,
         config: { rateLimit: false },
         schema: {
           tags: ['Payments'],

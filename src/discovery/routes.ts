@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
+import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
@@ -55,6 +56,7 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
   app.post(
     '/discovery',
     {
+      bodyLimit: BODY_LIMITS.jobOptions,
       config: { auth: 'any', idempotent: true, rateLimit: { max: deps.config.rateLimits.jobStarts } },
       schema: {
         tags: ['Discovery'],

@@ -7,6 +7,7 @@ import { errors, jobMessages, messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { cachedAnswer } from '../http/cached-answer.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
+import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
 import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
@@ -98,6 +99,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
   app.post(
     '/generate',
     {
+      bodyLimit: BODY_LIMITS.jobOptions,
       config: { auth: 'any', idempotent: true, rateLimit: { max: config.rateLimits.jobStarts } },
       schema: {
         tags: ['Generation'],

@@ -48,20 +48,6 @@ function toApiError(error: FastifyError | ApiError): ApiError {
 }
 
 /**
- * Bodyless POSTs (login, logout) often still carry `Content-Type: application/json`: an empty body
- * is read as no body rather than refused. Anything else goes through Fastify's own safe parser.
- */
-export function acceptEmptyJsonBodies(app: App): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, undefined);
-    parseJson(request, text, done);
-  });
-}
-
-/**
  * Errors Fastify answers before any route or hook runs (a badly %-encoded path, a path parameter over
  * the router's length cap): the same `{message}` shape, and a 400 like any other bad input.
  */

@@ -23,7 +23,7 @@ import {
   SITE_STATUSES,
   type Site,
 } from './sites.ts';
-import { readSiteFile } from './site-files.ts';
+import { answerSiteFile, ServedFiles } from './served-files.ts';
 
 const SiteView = Type.Object({
   id: Type.String(),
@@ -72,6 +72,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
   );
 
 export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache }> = async (app, { db, config, crawl, robots }) => {
+  const servedFiles = new ServedFiles(config.hostedFileCacheBytes);
   const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
@@ -203,10 +204,18 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     },
     handler: async (request, reply) => {
       const { full, previous } = request.query;
-      const file = await readSiteFile(db, request.params.siteId, `${previous ? 'previous-' : ''}${full ? 'full' : 'llms'}`, request.headers['if-none-match']);
-      reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300');
-      if (file.content === null) return reply.code(304).send(null);
-      return reply.type('text/plain; charset=utf-8').send(file.content);
+      const file = await answerSiteFile(db, servedFiles, request.params.siteId, `${previous ? 'previous-' : ''}${full ? 'full' : 'llms'}`, {
+        acceptEncoding: request.headers['accept-encoding'],
+        ifNoneMatch: request.headers['if-none-match'],
+      });
+      reply
+        .header('etag', file.etag)
+        .header('last-modified', file.updatedAt.toUTCString())
+        .header('cache-control', 'public, max-age=300')
+        .header('vary', 'Accept-Encoding');
+      if (file.body === null) return reply.code(304).send(null);
+      if (file.encoding !== 'identity') reply.header('content-encoding', file.encoding);
+      return reply.type('text/plain; charset=utf-8').send(file.body);
     },
   });
 };

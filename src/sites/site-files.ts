@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Database, Transaction } from '../db/database.ts';
-import { and, asc, eq, ne, sql } from '../db/orm.ts';
+import { and, asc, eq, sql } from '../db/orm.ts';
 import { siteFileParts, siteFiles } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import type { FileSize } from '../llms-txt/index.ts';
@@ -35,25 +35,33 @@ export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms
   }
 }
 
-/**
- * A hosted file, public by its site id: anyone with the URL may read what the owner published.
- * Its text is null when the caller already has this version (`ifNoneMatch` is its ETag): a 304
- * reads no part.
- */
-export async function readSiteFile(db: Database, siteId: string, kind: SiteFileKind, ifNoneMatch?: string) {
-  // One statement: a file replaced while it is read is read whole, before or after.
-  const rows = await db
-    .select({ etag: siteFiles.etag, updatedAt: siteFiles.updatedAt, content: siteFileParts.content })
+/** A hosted file's current version, public by its site id: anyone with the URL may read what the owner published. */
+export async function siteFileVersion(db: Database, siteId: string, kind: SiteFileKind): Promise<{ etag: string; updatedAt: Date }> {
+  const [file] = await db
+    .select({ etag: siteFiles.etag, updatedAt: siteFiles.updatedAt })
     .from(siteFiles)
-    .leftJoin(
-      siteFileParts,
-      and(eq(siteFileParts.siteId, siteFiles.siteId), eq(siteFileParts.kind, siteFiles.kind), ifNoneMatch === undefined ? undefined : ne(siteFiles.etag, ifNoneMatch)),
-    )
-    .where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)))
+    .where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)));
+  if (!file) throw errors.fileNotFound();
+  return file;
+}
+
+/**
+ * The UTF-8 bytes of a file's version `etag`, or null when that version is no longer the stored
+ * one. One statement: a file replaced while it is read is read whole, before or after.
+ */
+export async function readSiteFileBytes(db: Database, siteId: string, kind: SiteFileKind, etag: string): Promise<Buffer | null> {
+  const parts = await db
+    .select({ content: siteFileParts.content })
+    .from(siteFileParts)
+    .innerJoin(siteFiles, and(eq(siteFiles.siteId, siteFileParts.siteId), eq(siteFiles.kind, siteFileParts.kind)))
+    .where(and(eq(siteFileParts.siteId, siteId), eq(siteFileParts.kind, kind), eq(siteFiles.etag, etag)))
     .orderBy(asc(siteFileParts.part));
-  if (rows.length === 0) throw errors.fileNotFound();
-  const { etag, updatedAt } = rows[0];
-  return { etag, updatedAt, content: etag === ifNoneMatch ? null : rows.map((row) => row.content ?? '').join('') };
+  if (parts.length === 0) return null;
+  // Each part written straight into one buffer: no joined string, no buffer per part.
+  const bytes = Buffer.allocUnsafe(parts.reduce((sum, { content }) => sum + Buffer.byteLength(content), 0));
+  let offset = 0;
+  for (const { content } of parts) offset += bytes.write(content, offset);
+  return bytes;
 }
 
 /** Cuts a text every `partChars` characters, never between the two halves of a surrogate pair; an empty text is one empty part. */
