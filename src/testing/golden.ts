@@ -25,6 +25,8 @@ export interface CorpusSite {
   name: string;
   generator: string;
   project: string;
+  /** owner/repository@commit */
+  source: string;
   start: string;
   basePath: string;
   pages: number;
