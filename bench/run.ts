@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
 // One benchmark alone: `npm run bench -- crawl` (names: balance, pickup, crawl, generate, quality).
 // The soak under faults runs only when named: `npm run bench -- soak` (a few minutes).
+// Flags (`--update`) go to the benchmarks that take them: `npm run bench -- quality --update`.
 import { runBalanceBench } from './balance.ts';
 import { runCrawlBench } from './crawl.ts';
 import { runGenerateBench } from './generate.ts';
@@ -8,7 +9,8 @@ import { runPickupBench } from './pickup.ts';
 import { runQualityBench } from './quality.ts';
 import { runSoakBench } from './soak.ts';
 
-const wanted = new Set(process.argv.slice(2));
+const args = process.argv.slice(2);
+const wanted = new Set(args.filter((arg) => !arg.startsWith('--')));
 const include = (name: string) => wanted.size === 0 || wanted.has(name);
 
 if (include('balance')) {
@@ -28,8 +30,8 @@ if (include('generate')) {
   await runGenerateBench();
 }
 if (include('quality')) {
-  console.log('\n== llms.txt quality on four documentation sites (simple, maxUrls 200) ==');
-  await runQualityBench();
+  console.log('\n== llms.txt quality on the corpus sites and Debian-packaged documentation (simple, maxUrls 200) ==');
+  await runQualityBench(args);
 }
 if (wanted.has('soak')) {
   console.log('\n== Soak: 2 API + 2 worker processes on PostgreSQL, workers killed and frozen ==');
