@@ -162,6 +162,7 @@ const HEADING = /^h[1-6]$/;
 const VOID_TAGS = new Set(['br', 'img', 'meta', 'link', 'input', 'hr', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
 const SKIP_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'button', 'select', 'textarea']);
 const MAX_LINKS = 1500;
+const MAX_ITEM_CAPTION_CHARS = 60;
 const MAX_PARAGRAPHS = 6;
 const MAX_HEADINGS = 30;
 const MAX_TERMS = 12;
@@ -185,6 +186,8 @@ interface Frame {
   caption: boolean;
   aside: boolean;
   glossary: boolean;
+  /** Links in the outline when the element opened. */
+  linksBefore: number;
 }
 
 export interface OutlineOptions {
@@ -285,8 +288,9 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         const chrome =
           name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id));
         const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
-        const caption = kind.caption || name === 'caption' || name === 'legend';
-        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary });
+        // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups).
+        const caption = kind.caption || name === 'caption' || name === 'legend' || name === 'summary';
+        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary, linksBefore: outline.links.length });
         if (kind.aside) asideDepth++;
         if (kind.glossary) glossaryDepth++;
         if (chrome) chromeDepth++;
@@ -342,6 +346,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
         const frame = stack.pop();
         if (!frame) return;
+        if (frame.tag === 'li' && navDepth > 0 && chromeDepth === 0 && frame.linksBefore === outline.links.length) captionFromItem();
         if (frame.chrome) chromeDepth--;
         if (frame.nav) navDepth--;
         if (frame.caption) captionDepth--;
@@ -404,6 +409,17 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
       lastAtDepth.length = depth + 1;
     }
     outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group });
+  }
+
+  /**
+   * A navigation list's item of text alone ("User Guide" in mdBook's sidebar, a part title) captions
+   * the entries after it.
+   */
+  function captionFromItem() {
+    const value = normalizeWhitespace(itemTexts.join(''));
+    if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    group = value.replace(/:$/, '');
+    lastAtDepth.length = 0;
   }
 
   function finishText() {

@@ -1,0 +1,107 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateLlmsTxt } from './generate.ts';
+import { parseLlmsTxt } from './testing/llms-txt-parser.ts';
+import type { PageInput } from './types.ts';
+
+interface SidebarPage {
+  path: string;
+  title: string;
+  text: string;
+}
+
+/** A page of acme.dev: the site's sidebar (as `sidebar` draws it for this page), then its content. */
+function withSidebar(page: SidebarPage, sidebar: (current: SidebarPage) => string): PageInput {
+  return {
+    url: `https://acme.dev${page.path}`,
+    html: `<html lang="en"><head><title>${page.title} | Acme</title></head><body>
+      <header><a href="/">Acme</a></header>
+      <aside><nav aria-label="Sidebar">${sidebar(page)}</nav></aside>
+      <main><h1>${page.title}</h1><p>${page.text}</p></main></body></html>`,
+  };
+}
+
+function sectionsOf(llmsTxt: string): Array<[string, string[]]> {
+  return parseLlmsTxt(llmsTxt).sections.map((section) => [section.name, section.links.map((link) => link.title)]);
+}
+
+describe('sections from the navigation the pages repeat', () => {
+  // Captions as headings (VitePress), as a <details> group's <summary> (Starlight), as a list item of text alone (mdBook).
+  const captionStyles: Record<string, (caption: string, entries: string) => string> = {
+    heading: (caption, entries) => `<h2>${caption}</h2><ul>${entries}</ul>`,
+    summary: (caption, entries) => `<details open><summary>${caption}</summary><ul>${entries}</ul></details>`,
+    'text item': (caption, entries) => `<ul><li class="part-title">${caption}</li>${entries}</ul>`,
+  };
+  for (const [style, captioned] of Object.entries(captionStyles)) test(`a sidebar's captioned groups (${style}) name the sections, in its order, though the URLs do not mirror them`, async () => {
+    const groups: Array<[string, SidebarPage[]]> = [
+      ['Introduction', [
+        { path: '/what-is-acme.html', title: 'What is Acme?', text: 'Acme builds shelves from a plan written in a small language.' },
+        { path: '/start.html', title: 'Getting Started', text: 'Install Acme and build a first shelf in five minutes.' },
+        { path: '/p/3.html', title: 'Concepts', text: 'Shelves, racks and widgets are the three things Acme knows.' },
+      ]],
+      ['Writing', [
+        { path: '/p/4.html', title: 'Plans', text: 'A plan says where each shelf goes and what it holds.' },
+        { path: '/w/layouts.html', title: 'Layouts', text: 'Layouts arrange racks along a wall or around a corner.' },
+        { path: '/p/6.html', title: 'Widgets', text: 'Widgets are the small parts that hold a shelf in place.' },
+        { path: '/x/7.html', title: 'Checking a plan', text: 'The checker finds shelves that would not bear their load.' },
+      ]],
+      ['Reference', [
+        { path: '/p/8.html', title: 'Command line', text: 'The acme command plans, builds and checks shelves.' },
+        { path: '/zz/api.html', title: 'API', text: 'The programming interface builds shelves from a program.' },
+        { path: '/p/10.html', title: 'Configuration', text: 'Settings change the units, the materials and the output.' },
+        { path: '/a/11.html', title: 'Glossary', text: 'Every term Acme uses, from bracket to widget, defined.' },
+      ]],
+    ];
+    const sidebar = () => groups.map(([caption, pages]) => captioned(caption, pages.map((page) => `<li><a href="${page.path}">${page.title}</a></li>`).join(''))).join('');
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/what-is-acme.html">Get started</a></p></main></body></html>`,
+    };
+    const pages = [home, ...groups.flatMap(([, members]) => members).map((page) => withSidebar(page, sidebar))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt), [
+      ['Overview', ['Acme']],
+      ...groups.map(([caption, members]): [string, string[]] => [caption, members.map((page) => page.title)]),
+    ]);
+  });
+
+  test('a sidebar that opens only the group of the page shown, its groups named by links, its links without the slash the pages are served at', async () => {
+    const groups: Array<[string, SidebarPage[]]> = [
+      ['Guides', [
+        { path: '/guide/install/', title: 'Installation', text: 'Acme is installed from the package index with one command.' },
+        { path: '/guide/first-shelf/', title: 'A first shelf', text: 'This guide builds one shelf from a plan of three lines.' },
+        { path: '/guide/upgrade/', title: 'Upgrading', text: 'Plans written for the previous release need two changes.' },
+      ]],
+      ['Commands', [
+        { path: '/cmd/plan/', title: 'plan', text: 'Writes a plan for the shelves the rack can hold.' },
+        { path: '/cmd/build/', title: 'build', text: 'Builds the shelves a plan describes, one rack at a time.' },
+        { path: '/cmd/check/', title: 'check', text: 'Checks that every shelf of a plan bears its load.' },
+      ]],
+      ['Configuration File', [
+        { path: '/config/units/', title: 'units', text: 'Sets whether lengths are read in inches or millimetres.' },
+        { path: '/config/material/', title: 'material', text: 'Chooses the wood or metal that shelves are cut from.' },
+        { path: '/config/output/', title: 'output', text: 'Names the file that the finished drawing is written to.' },
+      ]],
+    ];
+    const sidebar = (current: SidebarPage) =>
+      `<ul>${groups
+        .map(([caption, members]) => {
+          const link = (page: SidebarPage, text: string) => `<a href="${page.path.slice(0, -1)}">${text}</a>`;
+          const entries = members.includes(current) ? `<ul>${members.map((page) => `<li>${link(page, page.title)}</li>`).join('')}</ul>` : '';
+          return `<li>${link(members[0], caption)}${entries}</li>`;
+        })
+        .join('')}</ul>`;
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/guide/install">Get started</a> <a href="/cmd/plan">Commands</a> <a href="/config/units">Settings</a></p></main></body></html>`,
+    };
+    const pages = [home, ...groups.flatMap(([, members]) => members).map((page) => withSidebar(page, sidebar))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt), [
+      ['Overview', ['Acme']],
+      ...groups.map(([caption, members]): [string, string[]] => [caption, members.map((page) => page.title)]),
+    ]);
+  });
+});
