@@ -105,3 +105,38 @@ describe('sections from the navigation the pages repeat', () => {
     ]);
   });
 });
+
+describe('furniture most pages share', () => {
+  test("a beginning or end most titles share is no part of any page's title; it names the site, whose home page's title-only meta description is no summary", async () => {
+    const node = (path: string, title: string, text: string): PageInput => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title><meta name="description" content="${title}"></head><body><h1>${title}</h1><p>${text}</p></body></html>`,
+    });
+    const chapters = ['1. Introduction', '2. Planning a Shelf', '3. Building Racks', '4. Checking Loads', '5. Concluding Remarks'];
+    const home = node(
+      '/index.html',
+      'Acme Shelf Manual: Acme Shelf Manual',
+      `This manual documents the Acme shelf tools, version 2.1.</p><ul>${chapters.map((title, index) => `<li><a href="/shelf_${index + 1}.html">${title}</a></li>`).join('')}</ul><p>`,
+    );
+    const pages = [home, ...chapters.map((title, index) => node(`/shelf_${index + 1}.html`, `Acme Shelf Manual: ${title}`, `Chapter ${index + 1} of the manual explains ${title.slice(3).toLowerCase()} in detail.`))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const file = parseLlmsTxt(result.llmsTxt);
+    assert.equal(file.title, 'Acme Shelf Manual');
+    assert.notEqual(file.summary, 'Acme Shelf Manual: Acme Shelf Manual');
+    assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), chapters);
+  });
+
+  test("a parenthesised end most titles share (an API's name and version) is dropped from each title", async () => {
+    const classes = ['StringUtils', 'ArrayUtils', 'CharSet', 'Validate'];
+    const page = (path: string, title: string, text: string): PageInput => ({
+      url: `https://acme.dev/api/${path}`,
+      html: `<html lang="en"><head><title>${title} (Acme Lang 3.1 API)</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`,
+    });
+    const home = page('index.html', 'Overview', `The Acme Lang library.</p><ul>${classes.map((name) => `<li><a href="${name}.html">${name}</a></li>`).join('')}</ul><p>`);
+    const pages = [home, ...classes.map((name) => page(`${name}.html`, name, `The ${name} class holds static helpers for everyday work.`))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/api/index.html', method: 'simple' });
+    const file = parseLlmsTxt(result.llmsTxt);
+    assert.equal(file.title, 'Acme Lang 3.1 API');
+    assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), classes);
+  });
+});
