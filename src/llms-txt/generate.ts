@@ -3,6 +3,7 @@
 // describe (enhanced), then render llms.txt and llms-full.txt.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
+import { findTemplatedTexts } from './templates.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
@@ -153,7 +154,11 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const extractMs = performance.now() - started;
 
   // Paragraphs and meta descriptions that many pages share (banners, footers, donation notes).
-  const isRepeated = findRepeatedDescriptions(outlines.map((outline) => [...outline.paragraphs, outline.metaDescription ?? '']));
+  // …and text written from one template on many pages, only names and numbers changing.
+  const pageTexts = outlines.map((outline) => [...outline.paragraphs, outline.metaDescription ?? '']);
+  const isShared = findRepeatedDescriptions(pageTexts);
+  const isTemplated = findTemplatedTexts(pageTexts);
+  const isRepeated = (text: string | null | undefined) => isShared(text) || (text ? isTemplated(text) : false);
   // Link texts on a fifth of the pages or more (the site's menu, "About | Documentation | Download",
   // and links in its boilerplate) name none of a page's parts. Counted only when a page's links are
   // its last signal: 5-12 ms for a 1,000-page job that most jobs do not need.

@@ -139,4 +139,29 @@ describe('furniture most pages share', () => {
     assert.equal(file.title, 'Acme Lang 3.1 API');
     assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), classes);
   });
+
+  test("a line every page's generator writes from one template, only names changing, describes none of them", async () => {
+    const classes: Array<[string, string]> = [
+      ['Shelf', 'A shelf holds widgets at one height.'],
+      ['Rack', 'Racks stand against a wall and carry shelves.'],
+      ['Widget', 'The smallest part Acme builds with.'],
+      ['Bracket', 'Brackets fix a shelf to its rack.'],
+      ['Plan', 'Where every shelf of a rack goes.'],
+      ['Checker', 'Finds shelves that would not bear their load.'],
+    ];
+    const page = (name: string, text: string): PageInput => ({
+      url: `https://acme.dev/api/acme/lang/${name}.html`,
+      html: `<html lang="en"><head><title>${name}</title><meta name="description" content="declaration: package: acme.lang, class: ${name}"></head>
+        <body><main><h1>Class ${name}</h1><div class="block">${text}</div></main></body></html>`,
+    });
+    const home: PageInput = {
+      url: 'https://acme.dev/api/',
+      html: `<html lang="en"><head><title>Acme API</title></head><body><main><h1>Acme API</h1><p>The classes of the Acme library, one page each.</p>
+        <ul>${classes.map(([name]) => `<li><a href="acme/lang/${name}.html">${name}</a></li>`).join('')}</ul></main></body></html>`,
+    };
+    const result = await generateLlmsTxt([home, ...classes.map(([name, text]) => page(name, text))], { siteUrl: 'https://acme.dev/api/', method: 'simple' });
+    const descriptions = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => link.notes ?? ''));
+    assert.deepEqual(descriptions.filter((text) => text.startsWith('declaration:')), []);
+    assert.ok(descriptions.includes('Racks stand against a wall and carry shelves.'), result.llmsTxt);
+  });
 });
