@@ -14,7 +14,7 @@ import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
-import { inLanguageOf } from './language.ts';
+import { inLanguageOf, isEnglish, languageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
@@ -170,6 +170,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
   const saysOnlyTheSummary = repeatsSummary(site.summary);
   await yieldToEventLoop();
+  const english = isEnglish(map.home ? languageOf(map.home.outline) : null);
   const signalsOf = (node: MapNode, index: number): DescriptionSignals => ({
     title: simple[index].title,
     purposeLine: node.outline.purposeLine,
@@ -179,6 +180,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     headings: extracted[index].headings,
     terms: node.outline.terms,
     h1: node.outline.h1,
+    english,
     get linkTexts() {
       return node.outline.links.map((link) => link.text).filter((text) => !isMenuLink(text));
     },

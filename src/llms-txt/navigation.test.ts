@@ -164,4 +164,24 @@ describe('furniture most pages share', () => {
     assert.deepEqual(descriptions.filter((text) => text.startsWith('declaration:')), []);
     assert.ok(descriptions.includes('Racks stand against a wall and carry shelves.'), result.llmsTxt);
   });
+
+  test('on a site not in English, a page is described by its parts without English words', async () => {
+    const page = (path: string, title: string, body: string): PageInput => ({
+      url: `https://acme.de${path}`,
+      html: `<html lang="de"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`,
+    });
+    const parts: Array<[string, string, string]> = [
+      ['/handbuch/installation.html', 'Installation', 'Acme wird mit einem einzigen Befehl aus dem Paketverzeichnis installiert.'],
+      ['/handbuch/konfiguration.html', 'Konfiguration', 'Die Einstellungen legen Maßeinheiten, Werkstoffe und Ausgabe fest.'],
+      ['/handbuch/betrieb.html', 'Betrieb', 'Im Betrieb prüft Acme jedes Regal, bevor es gebaut wird.'],
+    ];
+    const pages = [
+      page('/', 'Acme', '<p>Acme baut Regale nach einem Plan und prüft sie, bevor sie gebaut werden.</p><ul><li><a href="/handbuch/">Handbuch</a></li></ul>'),
+      page('/handbuch/', 'Handbuch', `<ul>${parts.map(([path, title]) => `<li><a href="${path}">${title}</a></li>`).join('')}</ul>`),
+      ...parts.map(([path, title, text]) => page(path, title, `<p>${text}</p>`)),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.de/', method: 'simple' });
+    const manual = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links).find((link) => link.title === 'Handbuch');
+    assert.equal(manual?.notes, 'Installation, Konfiguration, Betrieb.');
+  });
 });

@@ -6,6 +6,7 @@ import type { PageOutline } from './outline.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
+import { isEnglish } from './language.ts';
 
 export interface SimplePage {
   url: string;
@@ -111,7 +112,7 @@ const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+followin
 function partsSummary(name: string, home: PageOutline | null): string {
   const groups = [...new Set((home?.links ?? []).filter((link) => link.kind === 'toc' && link.group).map((link) => link.group!))];
   if (groups.length < 3) return '';
-  return `${name}: ${listOf(groups, 6)}.`;
+  return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
 }
 
 /** "SQLite Home Page" → "SQLite"; "git(1) Manual Page" → "git"; "Welcome to Acme" → "Acme". */

@@ -140,9 +140,13 @@ export function withoutNumbering(title: string): string {
   return title.replace(NUMBERING, '');
 }
 
-/** "A, B and C"; past `max` items, the first ones and ", and more". */
-export function listOf(items: readonly string[], max = Infinity): string {
+/**
+ * "A, B and C"; past `max` items, the first ones and ", and more". Not in English: "A, B, C",
+ * and "A, B, …" (no English word is added to a site in another language).
+ */
+export function listOf(items: readonly string[], max = Infinity, english = true): string {
   const shown = items.slice(0, max);
+  if (!english) return `${shown.join(', ')}${items.length > shown.length ? ', …' : ''}`;
   const list = shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
   return items.length > shown.length ? `${list}, and more` : list;
 }
