@@ -80,7 +80,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
   return summarizeTitles(
-    signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)),
+    signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)),
     english,
   );
 }
@@ -241,6 +241,15 @@ function summarizeTerms(terms: readonly string[], english: boolean): string {
 
 /** Entries, parts or terms a description names before "and more". */
 const MAX_LISTED = 5;
+
+/** A link text of fewer than two letters ("<<", "?", an index's "F") names no part of a page: it moves through it. */
+function namesSomething(text: string): boolean {
+  let letters = 0;
+  for (const char of text) if (LETTER.test(char) && ++letters >= 2) return true;
+  return false;
+}
+
+const LETTER = /\p{L}/u;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
