@@ -91,7 +91,7 @@ export function findCommonTitleAffix(titles: readonly string[]): string | null {
 
 /**
  * What most titles of a site begin or end with, past a separator: "GNU Foo Manual: " before each
- * node's name, " (Foo 3.1 API)" after each class's. Needs at least 3 titles, more than half of
+ * node's name, " (Foo 3.1 API)" after each class's, ": Foo Reference Manual" after each section's. Needs at least 3 titles, more than half of
  * them sharing it; the most shared, on a tie the longest.
  */
 export function findSharedTitleEnds(titles: readonly string[]): { lead: string | null; tail: string | null } {
@@ -131,13 +131,13 @@ export function withoutSharedEnds(title: string, { lead, tail }: { lead: string 
 /** The site's name in the lead or tail most titles share: "Foo 3.1 API" from " (Foo 3.1 API)". */
 export function nameFromSharedEnds({ lead, tail }: { lead: string | null; tail: string | null }): string | null {
   if (lead) return lead.slice(0, lead.search(LEAD_END_AT_END)).trim() || null;
-  if (tail) return tail.trim().replace(/^[|·•—–-]\s/, '').replace(/^\((.*)\)$/, '$1').trim() || null;
+  if (tail) return tail.trim().replace(/^[:|·•—–-]\s/, '').replace(/^\((.*)\)$/, '$1').trim() || null;
   return null;
 }
 
 const LEAD_END_AT_END = /(?::|\s[|·•—–-])\s$/;
 const LEAD_END = /(?::|\s[|·•—–-])\s/g;
-const TAIL_START = /\s(?:[|·•—–-]\s|\()/g;
+const TAIL_START = /:\s|\s(?:[|·•—–-]\s|\()/g;
 
 // Separators of a <title>'s parts; a colon is not one here ("Python: Lists" is one title).
 const DOCUMENT_TITLE_SEPARATOR = /\s+[|\-–—\\\/>»·•]\s+/gu;
