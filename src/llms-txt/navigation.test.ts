@@ -66,6 +66,30 @@ describe('sections from the navigation the pages repeat', () => {
     ]);
   });
 
+  test("a list in the pages' content that many of them repeat (the types an API page uses) is no part of the navigation", async () => {
+    const groups: Array<[string, SidebarPage[]]> = ['Guide', 'Stores', 'Plugins'].map((caption, group) => [
+      caption,
+      [1, 2, 3].map((n) => ({ path: `/${caption.toLowerCase()}/${n}.html`, title: `${caption} ${n}`, text: `Part ${n} of the ${caption.toLowerCase()} explains one more thing in full.` })),
+    ]);
+    const sidebar = () => groups.map(([caption, pages]) => `<h2>${caption}</h2><ul>${pages.map((page) => `<li><a href="${page.path}">${page.title}</a></li>`).join('')}</ul>`).join('');
+    const types = ['StateTree', 'GettersTree'];
+    const typeList = `<h2>Type Parameters</h2><ul>${types.map((name) => `<li><a href="/types/${name}.html">${name}</a></li>`).join('')}</ul>`;
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/guide/1.html">Get started</a></p></main></body></html>`,
+    };
+    const pages = [
+      home,
+      ...groups.flatMap(([, members]) => members).map((page) => withSidebar({ ...page, text: `${page.text}</p>${typeList}<p>` }, sidebar)),
+      ...types.map((name) => withSidebar({ path: `/types/${name}.html`, title: name, text: `The ${name} type describes what a store holds.` }, sidebar)),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const names = sectionsOf(result.llmsTxt).map(([name]) => name);
+    assert.ok(!names.includes('Type Parameters'), names.join(', '));
+    assert.deepEqual(names.filter((name) => ['Guide', 'Stores', 'Plugins'].includes(name)), ['Guide', 'Stores', 'Plugins']);
+  });
+
   test('a sidebar that opens only the group of the page shown, its groups named by links, its links without the slash the pages are served at', async () => {
     const groups: Array<[string, SidebarPage[]]> = [
       ['Guides', [

@@ -28,6 +28,10 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   const pages = nodes.filter((node) => !node.secondary || node === home);
   const keyOf = (link: OutlineLink) => linkedNode(byKey, link.url)?.key ?? '';
   const minPages = Math.max(MIN_PAGES, Math.ceil(REPEATED_SHARE * pages.length));
+  // Where pages mark their navigation blocks, lists in their content (an API page's lists of the
+  // types it uses, repeated on many pages) are no part of it.
+  const marked = pages.filter((page) => page.outline.links.some((link) => link.inNavigation)).length >= minPages;
+  const isEntry = (link: OutlineLink) => link.kind === 'toc' && (link.inNavigation || !marked);
   const carriedBy = new Map<string, number>();
   // How often each entry sits under each caption: a caption that is the page's own heading differs between pages.
   const captions = new Map<string, Map<string, number>>();
@@ -36,7 +40,7 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
     for (const link of page.outline.links) {
       const key = keyOf(link);
       // A link to the page itself marks where the reader is (or switches its version): no entry of a block it repeats.
-      if (link.kind !== 'toc' || key === '' || key === page.key || seen.has(key)) continue;
+      if (!isEntry(link) || key === '' || key === page.key || seen.has(key)) continue;
       seen.add(key);
       carriedBy.set(key, (carriedBy.get(key) ?? 0) + 1);
       if (link.group) {
@@ -67,7 +71,7 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
       const links = page.outline.links;
       links.forEach((link, index) => {
         const key = keyOf(link);
-        if (link.kind !== 'toc' || (key === page.key && !withOwn) || !repeated(links, index)) return;
+        if (!isEntry(link) || (key === page.key && !withOwn) || !repeated(links, index)) return;
         visit(page, key, labelsAbove(links, index, (at) => captionOf(keyOf(links[at]))).join(LABEL_SEPARATOR));
       });
     }

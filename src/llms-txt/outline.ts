@@ -21,6 +21,8 @@ export interface OutlineLink {
   parent: number;
   /** The heading or caption the link sits under, when there is one. */
   group: string | null;
+  /** In a navigation block (`<nav>`, role=navigation, a sidebar's or menu's class), not the page's content. */
+  inNavigation: boolean;
 }
 
 export interface PageOutline {
@@ -188,6 +190,8 @@ interface Frame {
   glossary: boolean;
   /** Links in the outline when the element opened. */
   linksBefore: number;
+  /** The page's main region (`<main>`, role=main). */
+  main: boolean;
 }
 
 export interface OutlineOptions {
@@ -228,6 +232,9 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
   const stack: Frame[] = [];
   let chromeDepth = 0;
   let navDepth = 0;
+  // Inside the main region, only navigation blocks opened there are navigation: a layout class
+  // around the content ("has-sidebar") is not. -1 outside it.
+  let navInMain = -1;
   let captionDepth = 0;
   let asideDepth = 0;
   let glossaryDepth = 0;
@@ -290,11 +297,14 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
         // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups).
         const caption = kind.caption || name === 'caption' || name === 'legend' || name === 'summary';
-        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary, linksBefore: outline.links.length });
+        const main = (name === 'main' || role === 'main') && navInMain < 0;
+        if (main) navInMain = 0;
+        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary, linksBefore: outline.links.length, main });
         if (kind.aside) asideDepth++;
         if (kind.glossary) glossaryDepth++;
         if (chrome) chromeDepth++;
         if (nav) navDepth++;
+        if (nav && navInMain >= 0) navInMain++;
         if (caption) {
           captionDepth++;
           if (captionDepth === 1 && !text) text = collecting('caption', name);
@@ -349,6 +359,8 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         if (frame.tag === 'li' && navDepth > 0 && chromeDepth === 0 && frame.linksBefore === outline.links.length) captionFromItem();
         if (frame.chrome) chromeDepth--;
         if (frame.nav) navDepth--;
+        if (frame.nav && navInMain > 0) navInMain--;
+        if (frame.main) navInMain = -1;
         if (frame.caption) captionDepth--;
         if (frame.aside) asideDepth--;
         if (frame.glossary) glossaryDepth--;
@@ -408,7 +420,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
       lastAtDepth[depth] = outline.links.length;
       lastAtDepth.length = depth + 1;
     }
-    outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group });
+    outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group, inNavigation: navInMain < 0 ? navDepth > 0 : navInMain > 0 });
   }
 
   /**
