@@ -26,11 +26,13 @@ function sectionsOf(llmsTxt: string): Array<[string, string[]]> {
 }
 
 describe('sections from the navigation the pages repeat', () => {
-  // Captions as headings (VitePress), as a <details> group's <summary> (Starlight), as a list item of text alone (mdBook).
+  // Captions as headings (VitePress), as a <details> group's <summary> (Starlight), as a list item of text alone (mdBook), as an item's text over its nested list (Hugo).
   const captionStyles: Record<string, (caption: string, entries: string) => string> = {
     heading: (caption, entries) => `<h2>${caption}</h2><ul>${entries}</ul>`,
     summary: (caption, entries) => `<details open><summary>${caption}</summary><ul>${entries}</ul></details>`,
     'text item': (caption, entries) => `<ul><li class="part-title">${caption}</li>${entries}</ul>`,
+    // Hugo's book theme: the site's name as a heading that is all link, each group an item of text over its nested list.
+    'item text over a nested list': (caption, entries) => `<h2><a href="/">Acme</a></h2><ul><li><span>${caption}</span><ul>${entries}</ul></li></ul>`,
   };
   for (const [style, captioned] of Object.entries(captionStyles)) test(`a sidebar's captioned groups (${style}) name the sections, in its order, though the URLs do not mirror them`, async () => {
     const groups: Array<[string, SidebarPage[]]> = [

@@ -86,7 +86,9 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   // before it there, or before the entry after it.
   const shown = new Map<MapNode, string[]>();
   eachEntry((page, key, labels) => {
-    if (labels === labelsOf.get(key)) shown.set(page, [...(shown.get(page) ?? []), key]);
+    const keys = shown.get(page) ?? [];
+    // A link a page repeats (the site's name over each group) is placed by its first showing.
+    if (labels === labelsOf.get(key) && !keys.includes(key)) shown.set(page, [...keys, key]);
   }, true);
   const sequence: string[] = [];
   for (const keys of shown.values()) {

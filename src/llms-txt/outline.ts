@@ -192,6 +192,8 @@ interface Frame {
   linksBefore: number;
   /** The page's main region (`<main>`, role=main). */
   main: boolean;
+  /** A list item whose text captions its nested list: the caption before it, restored when it closes. */
+  groupBefore?: string | null;
 }
 
 export interface OutlineOptions {
@@ -309,6 +311,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
           captionDepth++;
           if (captionDepth === 1 && !text) text = collecting('caption', name);
         }
+        if (LIST_TAGS.has(name) && navDepth > 0 && chromeDepth === 0) captionNestedList();
         if (LIST_TAGS.has(name)) listDepth++;
         if (ITEM_TAGS.has(name)) {
           itemDepth++;
@@ -356,7 +359,8 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
         const frame = stack.pop();
         if (!frame) return;
-        if (frame.tag === 'li' && navDepth > 0 && chromeDepth === 0 && frame.linksBefore === outline.links.length) captionFromItem();
+        if (frame.groupBefore !== undefined) group = frame.groupBefore;
+        else if (frame.tag === 'li' && navDepth > 0 && chromeDepth === 0 && frame.linksBefore === outline.links.length) captionFromItem();
         if (frame.chrome) chromeDepth--;
         if (frame.nav) navDepth--;
         if (frame.nav && navInMain > 0) navInMain--;
@@ -434,6 +438,27 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
     lastAtDepth.length = 0;
   }
 
+  /**
+   * A navigation list's item whose own text (no link) comes before a nested list captions that
+   * list's entries ("Shortcodes" over its pages), up to the item's end.
+   */
+  function captionNestedList() {
+    let item: Frame | undefined;
+    for (let index = stack.length - 2; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
+      if (stack[index].tag === 'li') {
+        item = stack[index];
+        break;
+      }
+    }
+    if (!item || item.groupBefore !== undefined || item.linksBefore !== outline.links.length) return;
+    const value = normalizeWhitespace(itemTexts.join(''));
+    if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    item.groupBefore = group;
+    group = value.replace(/:$/, '');
+    // The entries above the item stay its parents; its earlier siblings do not.
+    lastAtDepth.length = Math.max(0, listDepth - 1);
+  }
+
   function finishText() {
     const current = text!;
     text = null;
@@ -451,8 +476,11 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         // A note's or a warning's heading ("Note") is no part of the page.
         else if ((current.level ?? 0) <= 3 && outline.headings.length < MAX_HEADINGS && chromeDepth === 0 && asideDepth === 0) outline.headings.push(value);
         if (chromeDepth === 0) {
-          group = value;
-          lastAtDepth.length = 0;
+          // A navigation block's heading that is all link (the site's name over its sidebar) is an entry, not a caption.
+          if (navDepth === 0 || current.linkChars < value.length) {
+            group = value;
+            lastAtDepth.length = 0;
+          }
           answering ||= isAnsweredQuestion(value, current.level ?? 1, headingsSeen++);
           inSynopsis = isSynopsisHeading(value);
         }
