@@ -168,6 +168,9 @@ describe('describePage', () => {
     const linkTexts = ['virtual file system', '2df0107b', '35to36.html', 'sqlite3_config()', 'More information', '1ec41379c9c1e400'];
     assert.equal(describePage({ ...release, linkTexts }, nothingRepeated), 'Covers virtual file system and sqlite3_config().');
     assert.equal(describePage({ ...release, linkTexts: ['7b3328086a5c116c', 'More information'] }, nothingRepeated), '');
+    // A Texinfo index page: its navigation buttons and letter jumps before its entries.
+    const index = { ...signals, title: 'General Index', headings: [] };
+    assert.equal(describePage({ ...index, linkTexts: ['<<', '?', '_', 'A', 'B', 'msgfmt', 'msgmerge'] }, nothingRepeated), 'Covers msgfmt and msgmerge.');
   });
 });
 

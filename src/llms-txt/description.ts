@@ -20,6 +20,8 @@ export interface DescriptionSignals {
   h1: string | null;
   /** The page's own links (outside its chrome): what an index or a list of links points to. */
   linkTexts: readonly string[];
+  /** False on a site in another language: its parts are listed without English words ("Covers"). */
+  english?: boolean;
 }
 
 const MAX_WORDS = 25;
@@ -61,22 +63,26 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   if (shortPurpose) return shorten(capitalize(shortPurpose));
   if (leadIn) return shorten(leadIn);
   // A glossary without a lead paragraph: its first definition describes one term, not the page.
-  const terms = summarizeTerms(signals.terms);
+  const english = signals.english ?? true;
+  const terms = summarizeTerms(signals.terms, english);
   if (terms) return terms;
-  const children = summarizeTitles(signals.childTitles);
+  const children = summarizeTitles(signals.childTitles, english);
   if (children) return children;
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
   // nor is its <h1> one of its parts (Readability makes the <h1> of the content an <h2>).
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
-  const headings = summarizeHeadings(signals.headings.filter(isPart));
+  const headings = summarizeHeadings(signals.headings.filter(isPart), english);
   if (headings) return headings;
   if (lastResort) return shorten(lastResort);
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return shorten(h1);
-  return summarizeTitles(signals.linkTexts.filter((text) => wordCount(text) <= 8 && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)));
+  return summarizeTitles(
+    signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)),
+    english,
+  );
 }
 
 /**
@@ -199,20 +205,22 @@ function withoutDanglingEnd(words: string): string {
  * A page's parts: "Covers A, B, C and more." A page of questions (a FAQ) is summed up by the topics
  * its questions are grouped under, or by its first questions when it has no such topics.
  */
-function summarizeHeadings(headings: readonly string[]): string {
+function summarizeHeadings(headings: readonly string[], english: boolean): string {
   const questions = headings.filter((heading) => QUESTION.test(heading));
-  if (questions.length * 2 <= headings.length) return summarizeTitles(headings);
+  if (questions.length * 2 <= headings.length) return summarizeTitles(headings, english);
   const topics = headings.filter((heading) => !QUESTION.test(heading));
-  return topics.length >= 2 ? summarizeTitles(topics) : shorten(questions.join(' '));
+  return topics.length >= 2 ? summarizeTitles(topics, english) : shorten(questions.join(' '));
 }
 
 /**
  * A contents page's description from its entries: "Numeric, Monetary and Character types, and
- * more." when most entries end in the same word, else "Covers A, B, C and more.".
+ * more." when most entries end in the same word, else "Covers A, B, C and more."; on a site
+ * not in English, the entries alone: "A, B, C, …".
  */
-export function summarizeTitles(titles: readonly string[]): string {
+export function summarizeTitles(titles: readonly string[], english = true): string {
   const clean = [...new Set(titles.map((title) => withoutNumbering(normalizeWhitespace(title)).replace(/[:.]+$/, '')).filter(Boolean))];
   if (clean.length === 0) return '';
+  if (!english) return `${listOf(clean, MAX_LISTED, false)}.`;
   const shown = clean.slice(0, MAX_LISTED);
   const more = clean.length > shown.length ? ', and more' : '';
   const lastWords = shown.map((title) => title.split(/\s+/).pop()!.toLowerCase());
@@ -225,14 +233,23 @@ export function summarizeTitles(titles: readonly string[]): string {
 }
 
 /** "Defines builder, configuration directory, directive, document name and domain, and more." (">>>" names nothing.) */
-function summarizeTerms(terms: readonly string[]): string {
+function summarizeTerms(terms: readonly string[], english: boolean): string {
   const named = [...new Set(terms.filter((term) => /\p{L}/u.test(term)))];
   if (named.length < 3) return '';
-  return `Defines ${listOf(named, MAX_LISTED)}.`;
+  return english ? `Defines ${listOf(named, MAX_LISTED)}.` : `${listOf(named, MAX_LISTED, false)}.`;
 }
 
 /** Entries, parts or terms a description names before "and more". */
 const MAX_LISTED = 5;
+
+/** A link text of fewer than two letters ("<<", "?", an index's "F") names no part of a page: it moves through it. */
+function namesSomething(text: string): boolean {
+  let letters = 0;
+  for (const char of text) if (LETTER.test(char) && ++letters >= 2) return true;
+  return false;
+}
+
+const LETTER = /\p{L}/u;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -3,6 +3,7 @@
 // describe (enhanced), then render llms.txt and llms-full.txt.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
+import { findTemplatedTexts } from './templates.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
@@ -13,7 +14,7 @@ import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
-import { inLanguageOf } from './language.ts';
+import { inLanguageOf, isEnglish, languageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
@@ -153,7 +154,11 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const extractMs = performance.now() - started;
 
   // Paragraphs and meta descriptions that many pages share (banners, footers, donation notes).
-  const isRepeated = findRepeatedDescriptions(outlines.map((outline) => [...outline.paragraphs, outline.metaDescription ?? '']));
+  // …and text written from one template on many pages, only names and numbers changing.
+  const pageTexts = outlines.map((outline) => [...outline.paragraphs, outline.metaDescription ?? '']);
+  const isShared = findRepeatedDescriptions(pageTexts);
+  const isTemplated = findTemplatedTexts(pageTexts);
+  const isRepeated = (text: string | null | undefined) => isShared(text) || (text ? isTemplated(text) : false);
   // Link texts on a fifth of the pages or more (the site's menu, "About | Documentation | Download",
   // and links in its boilerplate) name none of a page's parts. Counted only when a page's links are
   // its last signal: 5-12 ms for a 1,000-page job that most jobs do not need.
@@ -165,6 +170,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
   const saysOnlyTheSummary = repeatsSummary(site.summary);
   await yieldToEventLoop();
+  const english = isEnglish(map.home ? languageOf(map.home.outline) : null);
   const signalsOf = (node: MapNode, index: number): DescriptionSignals => ({
     title: simple[index].title,
     purposeLine: node.outline.purposeLine,
@@ -174,6 +180,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     headings: extracted[index].headings,
     terms: node.outline.terms,
     h1: node.outline.h1,
+    english,
     get linkTexts() {
       return node.outline.links.map((link) => link.text).filter((text) => !isMenuLink(text));
     },

@@ -24,6 +24,11 @@ export function languageOf(outline: PageOutline): string | null {
   return lang && /^[a-z]{2,3}$/.test(lang) ? lang : null;
 }
 
+/** Whether a site in this language is written to in English: an unknown language is taken as English. */
+export function isEnglish(language: string | null | undefined): boolean {
+  return !language || language.toLowerCase().startsWith('en');
+}
+
 /** The pages in the home page's language (all of them when it has none). */
 export function inLanguageOf<T extends { outline: PageOutline }>(home: T | undefined, pages: readonly T[]): T[] {
   const language = home ? languageOf(home.outline) : null;

@@ -5,7 +5,8 @@
 // sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
 // the caller then falls back to URL folders.
 import type { OutlineLink } from './outline.ts';
-import type { MapNode, SiteMap } from './site-map.ts';
+import { findNavigation, type Navigation } from './navigation.ts';
+import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, withoutNumbering } from './text.ts';
 
 export interface MapSection {
@@ -35,8 +36,9 @@ const MAX_SECTIONS = 25;
 export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
   const home = map.home;
   if (!home) return null;
+  const navigation = siteNavigation(home, map, chosen);
   const grouped = usesGroups(home, chosen);
-  const paths = new Map(chosen.map((node) => [node, labelPath(node, home, grouped)]));
+  const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped)]));
   const placedBeside = placeWithFolder(paths, chosen);
   const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
   const parts: Part[] = [];
@@ -58,13 +60,56 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
   if (sections.length < MIN_SECTIONS) return null;
   // A page placed beside a page of its folder is read right after it.
-  const position = (node: MapNode) => placedBeside.get(node)?.order ?? node.order;
+  const readingOrder = navigation ? navigationOrder(home, navigation) : (node: MapNode) => node.order;
+  const position = (node: MapNode) => readingOrder(placedBeside.get(node) ?? node);
   const inReadingOrder = (a: MapNode, b: MapNode) => position(a) - position(b) || Number(placedBeside.has(a)) - Number(placedBeside.has(b)) || a.order - b.order;
   for (const section of sections) section.nodes.sort(inReadingOrder);
   const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.nodes[0], b.nodes[0]);
   const [first, ...rest] = sections;
   const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
   return capSections(ordered);
+}
+
+/**
+ * The site's repeated navigation (see navigation.ts), when it names the parts: its top-level
+ * labels sort the chosen pages into three or more groups, and the home page's own contents (its
+ * contents links that are not that navigation) do not list three parts themselves.
+ */
+function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): Navigation | null {
+  const navigation = findNavigation(home, map);
+  if (navigation.size === 0) return null;
+  const tops = new Set(chosen.map((node) => navigationPath(node, home, navigation)[0]?.id).filter(Boolean));
+  if (tops.size < MIN_SECTIONS) return null;
+  const ownEntries = home.outline.links.filter((link) => {
+    const target = linkedNode(map.byKey, link.url);
+    return link.kind === 'toc' && link.depth === 0 && target !== undefined && !navigation.has(target.key);
+  });
+  return ownEntries.length >= MIN_SECTIONS ? null : navigation;
+}
+
+/** The labels of the navigation entry a page is, or is reached from, then each link followed from there. */
+function navigationPath(node: MapNode, home: MapNode, navigation: Navigation): Label[] {
+  const chain: MapNode[] = [];
+  let step: MapNode | null = node;
+  for (; step && step !== home && !navigation.has(step.key); step = step.via) chain.unshift(step);
+  if (!step || step === home) return [];
+  const names = navigation.get(step.key)!.labels;
+  // Groups by their labels' text (one part however many pages repeat it); the entry itself by its page.
+  const labels = names.map((name, index) => ({ id: index === names.length - 1 && index > 0 ? `page:${step.key}` : `nav:${names.slice(0, index + 1).join('\n').toLowerCase()}`, name }));
+  for (const below of chain) labels.push({ id: `page:${below.key}`, name: below.viaLink?.text ?? below.outline.h1 ?? '' });
+  return labels;
+}
+
+/** Pages in the navigation's order; a page reached from an entry right after it, in the map's order. */
+function navigationOrder(home: MapNode, navigation: Navigation): (node: MapNode) => number {
+  const step = 1_000_000;
+  return (node) => {
+    if (node === home) return -1;
+    let entry: MapNode | null = node;
+    while (entry && entry !== home && !navigation.has(entry.key)) entry = entry.via;
+    const at = entry && entry !== home ? navigation.get(entry.key)!.order : navigation.size;
+    return at * step + (entry === node ? 0 : 1 + Math.min(node.order, step - 2));
+  };
 }
 
 /** Section names come from the headings above the home page's entries when those form at least three groups. */

@@ -21,6 +21,8 @@ export interface OutlineLink {
   parent: number;
   /** The heading or caption the link sits under, when there is one. */
   group: string | null;
+  /** In a navigation block (`<nav>`, role=navigation, a sidebar's or menu's class), not the page's content. */
+  inNavigation: boolean;
 }
 
 export interface PageOutline {
@@ -162,6 +164,7 @@ const HEADING = /^h[1-6]$/;
 const VOID_TAGS = new Set(['br', 'img', 'meta', 'link', 'input', 'hr', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
 const SKIP_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'button', 'select', 'textarea']);
 const MAX_LINKS = 1500;
+const MAX_ITEM_CAPTION_CHARS = 60;
 const MAX_PARAGRAPHS = 6;
 const MAX_HEADINGS = 30;
 const MAX_TERMS = 12;
@@ -185,6 +188,12 @@ interface Frame {
   caption: boolean;
   aside: boolean;
   glossary: boolean;
+  /** Links in the outline when the element opened. */
+  linksBefore: number;
+  /** The page's main region (`<main>`, role=main). */
+  main: boolean;
+  /** A list item whose text captions its nested list: the caption before it, restored when it closes. */
+  groupBefore?: string | null;
 }
 
 export interface OutlineOptions {
@@ -225,6 +234,9 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
   const stack: Frame[] = [];
   let chromeDepth = 0;
   let navDepth = 0;
+  // Inside the main region, only navigation blocks opened there are navigation: a layout class
+  // around the content ("has-sidebar") is not. -1 outside it.
+  let navInMain = -1;
   let captionDepth = 0;
   let asideDepth = 0;
   let glossaryDepth = 0;
@@ -285,16 +297,21 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         const chrome =
           name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id));
         const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
-        const caption = kind.caption || name === 'caption' || name === 'legend';
-        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary });
+        // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups).
+        const caption = kind.caption || name === 'caption' || name === 'legend' || name === 'summary';
+        const main = (name === 'main' || role === 'main') && navInMain < 0;
+        if (main) navInMain = 0;
+        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary, linksBefore: outline.links.length, main });
         if (kind.aside) asideDepth++;
         if (kind.glossary) glossaryDepth++;
         if (chrome) chromeDepth++;
         if (nav) navDepth++;
+        if (nav && navInMain >= 0) navInMain++;
         if (caption) {
           captionDepth++;
           if (captionDepth === 1 && !text) text = collecting('caption', name);
         }
+        if (LIST_TAGS.has(name) && navDepth > 0 && chromeDepth === 0) captionNestedList();
         if (LIST_TAGS.has(name)) listDepth++;
         if (ITEM_TAGS.has(name)) {
           itemDepth++;
@@ -342,8 +359,12 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
         const frame = stack.pop();
         if (!frame) return;
+        if (frame.groupBefore !== undefined) group = frame.groupBefore;
+        else if (frame.tag === 'li' && navDepth > 0 && chromeDepth === 0 && frame.linksBefore === outline.links.length) captionFromItem();
         if (frame.chrome) chromeDepth--;
         if (frame.nav) navDepth--;
+        if (frame.nav && navInMain > 0) navInMain--;
+        if (frame.main) navInMain = -1;
         if (frame.caption) captionDepth--;
         if (frame.aside) asideDepth--;
         if (frame.glossary) glossaryDepth--;
@@ -403,7 +424,39 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
       lastAtDepth[depth] = outline.links.length;
       lastAtDepth.length = depth + 1;
     }
-    outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group });
+    outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group, inNavigation: navInMain < 0 ? navDepth > 0 : navInMain > 0 });
+  }
+
+  /**
+   * A navigation list's item of text alone ("User Guide" in mdBook's sidebar, a part title) captions
+   * the entries after it.
+   */
+  function captionFromItem() {
+    const value = normalizeWhitespace(itemTexts.join(''));
+    if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    group = value.replace(/:$/, '');
+    lastAtDepth.length = 0;
+  }
+
+  /**
+   * A navigation list's item whose own text (no link) comes before a nested list captions that
+   * list's entries ("Shortcodes" over its pages), up to the item's end.
+   */
+  function captionNestedList() {
+    let item: Frame | undefined;
+    for (let index = stack.length - 2; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
+      if (stack[index].tag === 'li') {
+        item = stack[index];
+        break;
+      }
+    }
+    if (!item || item.groupBefore !== undefined || item.linksBefore !== outline.links.length) return;
+    const value = normalizeWhitespace(itemTexts.join(''));
+    if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    item.groupBefore = group;
+    group = value.replace(/:$/, '');
+    // The entries above the item stay its parents; its earlier siblings do not.
+    lastAtDepth.length = Math.max(0, listDepth - 1);
   }
 
   function finishText() {
@@ -423,8 +476,11 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         // A note's or a warning's heading ("Note") is no part of the page.
         else if ((current.level ?? 0) <= 3 && outline.headings.length < MAX_HEADINGS && chromeDepth === 0 && asideDepth === 0) outline.headings.push(value);
         if (chromeDepth === 0) {
-          group = value;
-          lastAtDepth.length = 0;
+          // A navigation block's heading that is all link (the site's name over its sidebar) is an entry, not a caption.
+          if (navDepth === 0 || current.linkChars < value.length) {
+            group = value;
+            lastAtDepth.length = 0;
+          }
           answering ||= isAnsweredQuestion(value, current.level ?? 1, headingsSeen++);
           inSynopsis = isSynopsisHeading(value);
         }

@@ -50,6 +50,15 @@ export function pageKey(url: string): string {
   return url.replace(/#.*$/, '').replace(/\/(?:index\.(?:html?|php|aspx?)|default\.aspx?)(?=$|\?)/i, '/');
 }
 
+/**
+ * The page a link leads to: by any of the page's URLs, or without the slash the server redirects
+ * it to (Docusaurus links `/guide/x` for the page served at `/guide/x/`).
+ */
+export function linkedNode(byKey: ReadonlyMap<string, MapNode>, url: string): MapNode | undefined {
+  const key = pageKey(url);
+  return byKey.get(key) ?? (key.endsWith('/') || key.includes('?') ? undefined : byKey.get(`${key}/`));
+}
+
 export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): SiteMap {
   const byKey = new Map<string, MapNode>();
   // Arrival order varies between crawls; the map must not.
@@ -97,7 +106,7 @@ function countInLinks(nodes: readonly MapNode[], byKey: Map<string, MapNode>) {
     if (node.secondary) continue;
     const targets = new Set<MapNode>();
     for (const link of node.outline.links) {
-      const target = byKey.get(pageKey(link.url));
+      const target = linkedNode(byKey, link.url);
       if (target && target !== node) targets.add(target);
     }
     for (const target of targets) target.inLinks++;
@@ -116,7 +125,7 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
     done.add(node);
     if (node.secondary && node !== home) continue;
     node.outline.links.forEach((link, index) => {
-      const target = byKey.get(pageKey(link.url));
+      const target = linkedNode(byKey, link.url);
       if (!target || done.has(target) || target === node) return;
       const level = node.level + (link.kind === 'toc' ? 1 + Math.min(link.depth, 3) : PROSE_STEP);
       // On a tie the deeper page is the more specific parent: a chapter's sections hang under the

@@ -4,8 +4,9 @@ import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplat
 import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
 import type { PageOutline } from './outline.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
-import { findCommonTitleAffix, hostNames, stripSiteName, titleParts } from './title.ts';
+import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
+import { isEnglish } from './language.ts';
 
 export interface SimplePage {
   url: string;
@@ -15,12 +16,15 @@ export interface SimplePage {
 
 /**
  * The simple method's titles and descriptions, once the whole site is known: a " | Site" part
- * most titles share is dropped; a title most pages share gives way to the page's <h1>; a meta
+ * most titles share is dropped, and so is any other beginning or end most titles share; a title most pages share gives way to the page's <h1>; a meta
  * description most pages share gives way to the page's first paragraph.
  */
 export function refineSimplePages(pages: readonly ExtractedPage[]): SimplePage[] {
   const affix = findCommonTitleAffix(pages.map((page) => page.title)) ?? findCommonTitleAffix(pages.map((page) => page.fullTitle ?? ''));
-  const titles = pages.map((page) => (affix ? stripSiteName(page.title, [affix]) : page.title));
+  const withoutAffix = pages.map((page) => (affix ? stripSiteName(page.title, [affix]) : page.title));
+  // What most titles begin or end with besides ("Foo Manual: " before every node's name) names no page.
+  const sharedEnds = findSharedTitleEnds(withoutAffix);
+  const titles = withoutAffix.map((title) => withoutSharedEnds(title, sharedEnds));
   const isRepeatedTitle = findRepeatedDescriptions(titles);
   const isRepeatedMeta = findRepeatedDescriptions(pages.map((page) => page.metaDescription));
 
@@ -63,14 +67,17 @@ export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], cont
   const rawName =
     mostCommon(pages.map((page) => page.siteName)) ??
     findCommonTitleAffix(pages.map((page) => page.fullTitle ?? page.title)) ??
+    nameFromSharedEnds(findSharedTitleEnds(pages.map((page) => page.fullTitle ?? page.title))) ??
     homeTitleName(home) ??
     hostNames(siteUrl)[0] ??
     siteUrl;
   const name = cleanSiteName(rawName) || rawName;
   const isRepeated = context.isRepeated ?? (() => false);
+  // A meta description that only repeats the home page's title (Texinfo's) says nothing more.
+  const homeTitles = new Set([home?.fullTitle, home?.title].map((title) => compactKey(title ?? '')));
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
-    return clean.split(' ').length >= 5 && !isRepeated(clean) && !isBoilerplateDescription(clean) ? clean : null;
+    return clean.split(' ').length >= 5 && !isRepeated(clean) && !isBoilerplateDescription(clean) && !homeTitles.has(compactKey(clean)) ? clean : null;
   };
   const homeTexts = [home?.metaDescription, context.home?.metaDescription, ...(context.home?.paragraphs ?? []), home?.firstParagraph];
   const fromHome = homeTexts.map(usable).find(Boolean);
@@ -105,7 +112,7 @@ const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+followin
 function partsSummary(name: string, home: PageOutline | null): string {
   const groups = [...new Set((home?.links ?? []).filter((link) => link.kind === 'toc' && link.group).map((link) => link.group!))];
   if (groups.length < 3) return '';
-  return `${name}: ${listOf(groups, 6)}.`;
+  return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
 }
 
 /** "SQLite Home Page" → "SQLite"; "git(1) Manual Page" → "git"; "Welcome to Acme" → "Acme". */

@@ -57,7 +57,7 @@ test('normalizeWhitespace collapses newlines and tabs', () => {
   assert.equal(normalizeWhitespace('\n a\t\tb \n c '), 'a b c');
   assert.equal(normalizeWhitespace(null), '');
   // Each kind of untidy space on its own, and texts already tidy, which come back as they are.
-  for (const [text, tidy] of [[' a', 'a'], ['a ', 'a'], ['a  b', 'a b'], ['a\nb', 'a b'], ['a\u00a0b', 'a b'], ['\u2003a', 'a'], ['a b c', 'a b c'], ['\t', ''], ['abc', 'abc']]) {
+  for (const [text, tidy] of [[' a', 'a'], ['a ', 'a'], ['a  b', 'a b'], ['a\nb', 'a b'], ['a\u00a0b', 'a b'], ['\u2003a', 'a'], ['a b c', 'a b c'], ['\t', ''], ['abc', 'abc'], ['Installation \u200b', 'Installation']]) {
     assert.equal(normalizeWhitespace(text), tidy, JSON.stringify(text));
   }
 });

@@ -1,13 +1,17 @@
 // Small text helpers shared by extraction, description and rendering.
 
-/** Collapses every run of whitespace (including newlines) to one space and trims. */
+/**
+ * Collapses every run of whitespace (including newlines) to one space and trims. Zero-width
+ * spaces go: themes put one in a heading's permalink anchor ("Installation \u200b").
+ */
 export function normalizeWhitespace(text: string | null | undefined): string {
   if (!text) return '';
   // Most texts (a link's, a title) are already so; they are returned without a copy.
-  return NOT_NORMAL_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  return NOT_NORMAL_WHITESPACE.test(text) ? text.replace(ZERO_WIDTH, '').replace(/\s+/g, ' ').trim() : text;
 }
 
-const NOT_NORMAL_WHITESPACE = /^\s|\s$|\s\s|[^\S ]/;
+const NOT_NORMAL_WHITESPACE = /^\s|\s$|\s\s|[^\S ]|[\u200b\u2060\ufeff]/;
+const ZERO_WIDTH = /[\u200b\u2060\ufeff]/g;
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
@@ -136,9 +140,13 @@ export function withoutNumbering(title: string): string {
   return title.replace(NUMBERING, '');
 }
 
-/** "A, B and C"; past `max` items, the first ones and ", and more". */
-export function listOf(items: readonly string[], max = Infinity): string {
+/**
+ * "A, B and C"; past `max` items, the first ones and ", and more". Not in English: "A, B, C",
+ * and "A, B, …" (no English word is added to a site in another language).
+ */
+export function listOf(items: readonly string[], max = Infinity, english = true): string {
   const shown = items.slice(0, max);
+  if (!english) return `${shown.join(', ')}${items.length > shown.length ? ', …' : ''}`;
   const list = shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
   return items.length > shown.length ? `${list}, and more` : list;
 }

@@ -89,6 +89,56 @@ export function findCommonTitleAffix(titles: readonly string[]): string | null {
   return best && best.count >= Math.max(3, titles.length / 2) ? best.text : null;
 }
 
+/**
+ * What most titles of a site begin or end with, past a separator: "GNU Foo Manual: " before each
+ * node's name, " (Foo 3.1 API)" after each class's, ": Foo Reference Manual" after each section's. Needs at least 3 titles, more than half of
+ * them sharing it; the most shared, on a tie the longest.
+ */
+export function findSharedTitleEnds(titles: readonly string[]): { lead: string | null; tail: string | null } {
+  const leads = new Map<string, number>();
+  const tails = new Map<string, number>();
+  for (const title of titles) {
+    const seenLeads = new Set<string>();
+    const seenTails = new Set<string>();
+    for (const match of title.matchAll(LEAD_END)) seenLeads.add(title.slice(0, match.index + match[0].length));
+    for (const match of title.matchAll(TAIL_START)) {
+      const tail = title.slice(match.index);
+      if (match[0].endsWith('(') ? tail.endsWith(')') : true) seenTails.add(tail);
+    }
+    for (const lead of seenLeads) leads.set(lead, (leads.get(lead) ?? 0) + 1);
+    for (const tail of seenTails) tails.set(tail, (tails.get(tail) ?? 0) + 1);
+  }
+  const needed = Math.max(3, Math.floor(titles.length / 2) + 1);
+  const mostShared = (counts: Map<string, number>) => {
+    let best: string | null = null;
+    for (const [text, count] of counts) {
+      const bestCount = best === null ? 0 : counts.get(best)!;
+      if (count >= needed && (count > bestCount || (count === bestCount && text.length > best!.length))) best = text;
+    }
+    return best;
+  };
+  return { lead: mostShared(leads), tail: mostShared(tails) };
+}
+
+/** A title without the lead and tail most titles share (see findSharedTitleEnds), when something is left. */
+export function withoutSharedEnds(title: string, { lead, tail }: { lead: string | null; tail: string | null }): string {
+  let rest = title;
+  if (lead && rest.startsWith(lead) && rest.length > lead.length) rest = rest.slice(lead.length).trim();
+  if (tail && rest.endsWith(tail) && rest.length > tail.length) rest = rest.slice(0, -tail.length).trim();
+  return rest || title;
+}
+
+/** The site's name in the lead or tail most titles share: "Foo 3.1 API" from " (Foo 3.1 API)". */
+export function nameFromSharedEnds({ lead, tail }: { lead: string | null; tail: string | null }): string | null {
+  if (lead) return lead.slice(0, lead.search(LEAD_END_AT_END)).trim() || null;
+  if (tail) return tail.trim().replace(/^[:|·•—–-]\s/, '').replace(/^\((.*)\)$/, '$1').trim() || null;
+  return null;
+}
+
+const LEAD_END_AT_END = /(?::|\s[|·•—–-])\s$/;
+const LEAD_END = /(?::|\s[|·•—–-])\s/g;
+const TAIL_START = /:\s|\s(?:[|·•—–-]\s|\()/g;
+
 // Separators of a <title>'s parts; a colon is not one here ("Python: Lists" is one title).
 const DOCUMENT_TITLE_SEPARATOR = /\s+[|\-–—\\\/>»·•]\s+/gu;
 const HIERARCHY_SEPARATOR = /\s[\\\/>»]\s/u;

@@ -1,0 +1,213 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateLlmsTxt } from './generate.ts';
+import { parseLlmsTxt } from './testing/llms-txt-parser.ts';
+import type { PageInput } from './types.ts';
+
+interface SidebarPage {
+  path: string;
+  title: string;
+  text: string;
+}
+
+/** A page of acme.dev: the site's sidebar (as `sidebar` draws it for this page), then its content. */
+function withSidebar(page: SidebarPage, sidebar: (current: SidebarPage) => string): PageInput {
+  return {
+    url: `https://acme.dev${page.path}`,
+    html: `<html lang="en"><head><title>${page.title} | Acme</title></head><body>
+      <header><a href="/">Acme</a></header>
+      <aside><nav aria-label="Sidebar">${sidebar(page)}</nav></aside>
+      <main><h1>${page.title}</h1><p>${page.text}</p></main></body></html>`,
+  };
+}
+
+function sectionsOf(llmsTxt: string): Array<[string, string[]]> {
+  return parseLlmsTxt(llmsTxt).sections.map((section) => [section.name, section.links.map((link) => link.title)]);
+}
+
+describe('sections from the navigation the pages repeat', () => {
+  // Captions as headings (VitePress), as a <details> group's <summary> (Starlight), as a list item of text alone (mdBook), as an item's text over its nested list (Hugo).
+  const captionStyles: Record<string, (caption: string, entries: string) => string> = {
+    heading: (caption, entries) => `<h2>${caption}</h2><ul>${entries}</ul>`,
+    summary: (caption, entries) => `<details open><summary>${caption}</summary><ul>${entries}</ul></details>`,
+    'text item': (caption, entries) => `<ul><li class="part-title">${caption}</li>${entries}</ul>`,
+    // Hugo's book theme: the site's name as a heading that is all link, each group an item of text over its nested list.
+    'item text over a nested list': (caption, entries) => `<h2><a href="/">Acme</a></h2><ul><li><span>${caption}</span><ul>${entries}</ul></li></ul>`,
+  };
+  for (const [style, captioned] of Object.entries(captionStyles)) test(`a sidebar's captioned groups (${style}) name the sections, in its order, though the URLs do not mirror them`, async () => {
+    const groups: Array<[string, SidebarPage[]]> = [
+      ['Introduction', [
+        { path: '/what-is-acme.html', title: 'What is Acme?', text: 'Acme builds shelves from a plan written in a small language.' },
+        { path: '/start.html', title: 'Getting Started', text: 'Install Acme and build a first shelf in five minutes.' },
+        { path: '/p/3.html', title: 'Concepts', text: 'Shelves, racks and widgets are the three things Acme knows.' },
+      ]],
+      ['Writing', [
+        { path: '/p/4.html', title: 'Plans', text: 'A plan says where each shelf goes and what it holds.' },
+        { path: '/w/layouts.html', title: 'Layouts', text: 'Layouts arrange racks along a wall or around a corner.' },
+        { path: '/p/6.html', title: 'Widgets', text: 'Widgets are the small parts that hold a shelf in place.' },
+        { path: '/x/7.html', title: 'Checking a plan', text: 'The checker finds shelves that would not bear their load.' },
+      ]],
+      ['Reference', [
+        { path: '/p/8.html', title: 'Command line', text: 'The acme command plans, builds and checks shelves.' },
+        { path: '/zz/api.html', title: 'API', text: 'The programming interface builds shelves from a program.' },
+        { path: '/p/10.html', title: 'Configuration', text: 'Settings change the units, the materials and the output.' },
+        { path: '/a/11.html', title: 'Glossary', text: 'Every term Acme uses, from bracket to widget, defined.' },
+      ]],
+    ];
+    const sidebar = () => groups.map(([caption, pages]) => captioned(caption, pages.map((page) => `<li><a href="${page.path}">${page.title}</a></li>`).join(''))).join('');
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/what-is-acme.html">Get started</a></p></main></body></html>`,
+    };
+    const pages = [home, ...groups.flatMap(([, members]) => members).map((page) => withSidebar(page, sidebar))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt), [
+      ['Overview', ['Acme']],
+      ...groups.map(([caption, members]): [string, string[]] => [caption, members.map((page) => page.title)]),
+    ]);
+  });
+
+  test("a list in the pages' content that many of them repeat (the types an API page uses) is no part of the navigation", async () => {
+    const groups: Array<[string, SidebarPage[]]> = ['Guide', 'Stores', 'Plugins'].map((caption, group) => [
+      caption,
+      [1, 2, 3].map((n) => ({ path: `/${caption.toLowerCase()}/${n}.html`, title: `${caption} ${n}`, text: `Part ${n} of the ${caption.toLowerCase()} explains one more thing in full.` })),
+    ]);
+    const sidebar = () => groups.map(([caption, pages]) => `<h2>${caption}</h2><ul>${pages.map((page) => `<li><a href="${page.path}">${page.title}</a></li>`).join('')}</ul>`).join('');
+    const types = ['StateTree', 'GettersTree'];
+    const typeList = `<h2>Type Parameters</h2><ul>${types.map((name) => `<li><a href="/types/${name}.html">${name}</a></li>`).join('')}</ul>`;
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/guide/1.html">Get started</a></p></main></body></html>`,
+    };
+    const pages = [
+      home,
+      ...groups.flatMap(([, members]) => members).map((page) => withSidebar({ ...page, text: `${page.text}</p>${typeList}<p>` }, sidebar)),
+      ...types.map((name) => withSidebar({ path: `/types/${name}.html`, title: name, text: `The ${name} type describes what a store holds.` }, sidebar)),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const names = sectionsOf(result.llmsTxt).map(([name]) => name);
+    assert.ok(!names.includes('Type Parameters'), names.join(', '));
+    assert.deepEqual(names.filter((name) => ['Guide', 'Stores', 'Plugins'].includes(name)), ['Guide', 'Stores', 'Plugins']);
+  });
+
+  test('a sidebar that opens only the group of the page shown, its groups named by links, its links without the slash the pages are served at', async () => {
+    const groups: Array<[string, SidebarPage[]]> = [
+      ['Guides', [
+        { path: '/guide/install/', title: 'Installation', text: 'Acme is installed from the package index with one command.' },
+        { path: '/guide/first-shelf/', title: 'A first shelf', text: 'This guide builds one shelf from a plan of three lines.' },
+        { path: '/guide/upgrade/', title: 'Upgrading', text: 'Plans written for the previous release need two changes.' },
+      ]],
+      ['Commands', [
+        { path: '/cmd/plan/', title: 'plan', text: 'Writes a plan for the shelves the rack can hold.' },
+        { path: '/cmd/build/', title: 'build', text: 'Builds the shelves a plan describes, one rack at a time.' },
+        { path: '/cmd/check/', title: 'check', text: 'Checks that every shelf of a plan bears its load.' },
+      ]],
+      ['Configuration File', [
+        { path: '/config/units/', title: 'units', text: 'Sets whether lengths are read in inches or millimetres.' },
+        { path: '/config/material/', title: 'material', text: 'Chooses the wood or metal that shelves are cut from.' },
+        { path: '/config/output/', title: 'output', text: 'Names the file that the finished drawing is written to.' },
+      ]],
+    ];
+    const sidebar = (current: SidebarPage) =>
+      `<ul>${groups
+        .map(([caption, members]) => {
+          const link = (page: SidebarPage, text: string) => `<a href="${page.path.slice(0, -1)}">${text}</a>`;
+          const entries = members.includes(current) ? `<ul>${members.map((page) => `<li>${link(page, page.title)}</li>`).join('')}</ul>` : '';
+          return `<li>${link(members[0], caption)}${entries}</li>`;
+        })
+        .join('')}</ul>`;
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/guide/install">Get started</a> <a href="/cmd/plan">Commands</a> <a href="/config/units">Settings</a></p></main></body></html>`,
+    };
+    const pages = [home, ...groups.flatMap(([, members]) => members).map((page) => withSidebar(page, sidebar))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt), [
+      ['Overview', ['Acme']],
+      ...groups.map(([caption, members]): [string, string[]] => [caption, members.map((page) => page.title)]),
+    ]);
+  });
+});
+
+describe('furniture most pages share', () => {
+  test("a beginning or end most titles share is no part of any page's title; it names the site, whose home page's title-only meta description is no summary", async () => {
+    const node = (path: string, title: string, text: string): PageInput => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title><meta name="description" content="${title}"></head><body><h1>${title}</h1><p>${text}</p></body></html>`,
+    });
+    const chapters = ['1. Introduction', '2. Planning a Shelf', '3. Building Racks', '4. Checking Loads', '5. Concluding Remarks'];
+    const home = node(
+      '/index.html',
+      'Acme Shelf Manual: Acme Shelf Manual',
+      `This manual documents the Acme shelf tools, version 2.1.</p><ul>${chapters.map((title, index) => `<li><a href="/shelf_${index + 1}.html">${title}</a></li>`).join('')}</ul><p>`,
+    );
+    const pages = [home, ...chapters.map((title, index) => node(`/shelf_${index + 1}.html`, `Acme Shelf Manual: ${title}`, `Chapter ${index + 1} of the manual explains ${title.slice(3).toLowerCase()} in detail.`))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const file = parseLlmsTxt(result.llmsTxt);
+    assert.equal(file.title, 'Acme Shelf Manual');
+    assert.notEqual(file.summary, 'Acme Shelf Manual: Acme Shelf Manual');
+    assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), chapters);
+  });
+
+  test("a parenthesised end most titles share (an API's name and version) is dropped from each title", async () => {
+    const classes = ['StringUtils', 'ArrayUtils', 'CharSet', 'Validate'];
+    const page = (path: string, title: string, text: string): PageInput => ({
+      url: `https://acme.dev/api/${path}`,
+      html: `<html lang="en"><head><title>${title} (Acme Lang 3.1 API)</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`,
+    });
+    const home = page('index.html', 'Overview', `The Acme Lang library.</p><ul>${classes.map((name) => `<li><a href="${name}.html">${name}</a></li>`).join('')}</ul><p>`);
+    const pages = [home, ...classes.map((name) => page(`${name}.html`, name, `The ${name} class holds static helpers for everyday work.`))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/api/index.html', method: 'simple' });
+    const file = parseLlmsTxt(result.llmsTxt);
+    assert.equal(file.title, 'Acme Lang 3.1 API');
+    assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), classes);
+  });
+
+  test("a line every page's generator writes from one template, only names changing, describes none of them", async () => {
+    const classes: Array<[string, string]> = [
+      ['Shelf', 'A shelf holds widgets at one height.'],
+      ['Rack', 'Racks stand against a wall and carry shelves.'],
+      ['Widget', 'The smallest part Acme builds with.'],
+      ['Bracket', 'Brackets fix a shelf to its rack.'],
+      ['Plan', 'Where every shelf of a rack goes.'],
+      ['Checker', 'Finds shelves that would not bear their load.'],
+    ];
+    const page = (name: string, text: string): PageInput => ({
+      url: `https://acme.dev/api/acme/lang/${name}.html`,
+      html: `<html lang="en"><head><title>${name}</title><meta name="description" content="declaration: package: acme.lang, class: ${name}"></head>
+        <body><main><h1>Class ${name}</h1><div class="block">${text}</div></main></body></html>`,
+    });
+    const home: PageInput = {
+      url: 'https://acme.dev/api/',
+      html: `<html lang="en"><head><title>Acme API</title></head><body><main><h1>Acme API</h1><p>The classes of the Acme library, one page each.</p>
+        <ul>${classes.map(([name]) => `<li><a href="acme/lang/${name}.html">${name}</a></li>`).join('')}</ul></main></body></html>`,
+    };
+    const result = await generateLlmsTxt([home, ...classes.map(([name, text]) => page(name, text))], { siteUrl: 'https://acme.dev/api/', method: 'simple' });
+    const descriptions = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => link.notes ?? ''));
+    assert.deepEqual(descriptions.filter((text) => text.startsWith('declaration:')), []);
+    assert.ok(descriptions.includes('Racks stand against a wall and carry shelves.'), result.llmsTxt);
+  });
+
+  test('on a site not in English, a page is described by its parts without English words', async () => {
+    const page = (path: string, title: string, body: string): PageInput => ({
+      url: `https://acme.de${path}`,
+      html: `<html lang="de"><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`,
+    });
+    const parts: Array<[string, string, string]> = [
+      ['/handbuch/installation.html', 'Installation', 'Acme wird mit einem einzigen Befehl aus dem Paketverzeichnis installiert.'],
+      ['/handbuch/konfiguration.html', 'Konfiguration', 'Die Einstellungen legen Maßeinheiten, Werkstoffe und Ausgabe fest.'],
+      ['/handbuch/betrieb.html', 'Betrieb', 'Im Betrieb prüft Acme jedes Regal, bevor es gebaut wird.'],
+    ];
+    const pages = [
+      page('/', 'Acme', '<p>Acme baut Regale nach einem Plan und prüft sie, bevor sie gebaut werden.</p><ul><li><a href="/handbuch/">Handbuch</a></li></ul>'),
+      page('/handbuch/', 'Handbuch', `<ul>${parts.map(([path, title]) => `<li><a href="${path}">${title}</a></li>`).join('')}</ul>`),
+      ...parts.map(([path, title, text]) => page(path, title, `<p>${text}</p>`)),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.de/', method: 'simple' });
+    const manual = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links).find((link) => link.title === 'Handbuch');
+    assert.equal(manual?.notes, 'Installation, Konfiguration, Betrieb.');
+  });
+});
