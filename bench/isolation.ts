@@ -3,7 +3,8 @@
 // embedded PGlite; PostgreSQL for the scheduled checks, whose due times the bench sets in the
 // database). The hostile and slow sites and the webhook receivers run in a third process
 // (bench/isolation-sites.ts); this process is the load generator. `npm run bench -- isolation`
-// (a few minutes; BENCH_ISOLATION_ATTACKS picks some by name). BENCH_SERVICE_DIR runs another checkout's service (see bench/generate.ts).
+// (about 8 minutes); BENCH_ISOLATION_ATTACKS=name,name runs only those attacks; BENCH_SERVICE_DIR
+// runs another checkout's service (see bench/generate.ts).
 //
 // What each row means. `/health at rest` is the worst (and p99) latency of GET /health, polled
 // one request at a time every 50 ms for 3 s, on the same service just before the attack;
@@ -19,7 +20,7 @@
 //   victim: from its discovery's completedAt to its endpoint's receiving the event.
 // - slow checks: the attacker's 3 sites (8 pages each) answer after 5 s, their schedules due
 //   and taken up just before the victim's comes due; victim: from its due time to its check's start.
-// - large downloads: 100 concurrent downloads of a ~15 MB llms-full.txt; the notes give the
+// - large downloads: 100 concurrent downloads of an 11 MB llms-full.txt (120 pages); the notes give the
 //   service's RSS before and its peak during them (VmHWM, reset just before).
 // - nested JSON: 20 parallel 1 MB bodies `[[[…]]]` to POST /accounts.
 // - slow-loris: 200 sockets sending a header line a second for 20 s; the notes count those the
@@ -155,6 +156,23 @@ async function health(ctx: Context): Promise<void> {
   await answer.body.dump();
 }
 
+interface Answer {
+  status: number;
+  ms: number;
+}
+
+/** The status of a call and how long it took (Infinity when it had no answer). */
+async function timed(answer: Promise<{ status: number }>): Promise<Answer> {
+  const asked = performance.now();
+  const { status } = await answer;
+  return { status, ms: status === 0 ? Infinity : performance.now() - asked };
+}
+
+/** e.g. "58 × 404, 2 × no answer; slowest > 45 s". */
+function answered(answers: Answer[]): string {
+  return `${statuses(answers.map((answer) => answer.status))}; slowest ${seconds(Math.max(...answers.map((answer) => answer.ms)))}`;
+}
+
 /** GET /health one request at a time, 50 ms apart, until stopped. */
 function pollHealth(ctx: Context): () => Promise<Latency> {
   const latencies: number[] = [];
@@ -196,13 +214,13 @@ const scheduleFlood: Attack = {
   name: 'schedule flood',
   prepare: async (ctx) => ({ token: await account(ctx) }),
   async run(ctx, { token }) {
-    const answers: Promise<number>[] = [];
+    const answers: Promise<Answer>[] = [];
     const deadline = performance.now() + CAP_MS;
     for (let i = 0; i < 60; i++) {
-      answers.push(call(ctx, 'PUT', `/sites/${randomUUID()}/schedule`, token, { frequency: '0 0 * 2 1#5' }, deadline).then((answer) => answer.status));
+      answers.push(timed(call(ctx, 'PUT', `/sites/${randomUUID()}/schedule`, token, { frequency: '0 0 * 2 1#5' }, deadline)));
       await sleep(250);
     }
-    return { notes: statuses(await Promise.all(answers)) };
+    return { notes: answered(await Promise.all(answers)) };
   },
 };
 
@@ -328,8 +346,7 @@ const nestedJson: Attack = {
   async run(ctx) {
     const depth = 500_000;
     const body = '['.repeat(depth) + ']'.repeat(depth);
-    const codes = await Promise.all(Array.from({ length: 20 }, async () => (await call(ctx, 'POST', '/accounts', undefined, body)).status));
-    return { notes: statuses(codes) };
+    return { notes: answered(await Promise.all(Array.from({ length: 20 }, () => timed(call(ctx, 'POST', '/accounts', undefined, body))))) };
   },
 };
 
