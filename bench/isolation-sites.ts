@@ -14,8 +14,9 @@ const notFound = { status: 404, body: '' };
 const noRobots = { '/robots.txt': notFound, '/sitemap.xml': notFound };
 
 /**
- * A page of `bytes` of prose no other page repeats: words of random syllables (a repeated
- * paragraph would be dropped as boilerplate, a page like another as its duplicate).
+ * A page of `bytes` of prose no other page repeats (words of random syllables), so that none of it
+ * can pass for the site's boilerplate. Pages are kept under the markdown cut (MAX_MARKDOWN_CHARS):
+ * llms-full.txt grows with their number.
  */
 function bigPage(index: number, bytes: number): string {
   const syllables = ['ka', 'lo', 'mi', 'ren', 'tu', 'sa', 'vel', 'dor', 'pi', 'ne', 'qua', 'sto', 'bri', 'fen', 'ga', 'hu'];

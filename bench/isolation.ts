@@ -80,7 +80,9 @@ interface Latency {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number | undefined) => (ms === undefined ? '-' : ms === Infinity ? `> ${CAP_MS / 1000} s` : `${(ms / 1000).toFixed(1)} s`);
+/** A duration for the table: "-" when not measured, under a second in ms. */
+const seconds = (ms: number | undefined) =>
+  ms === undefined ? '-' : ms === Infinity ? `> ${CAP_MS / 1000} s` : ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(1)} s`;
 /** Aborts at `deadline` (a performance.now() time). */
 const until = (deadline: number) => AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now())));
 const milliseconds = (ms: number) => (ms === Infinity ? `> ${CAP_MS / 1000} s` : ms.toFixed(0));
