@@ -256,14 +256,16 @@ const slowWebhooks: Attack = {
   async prepare(ctx) {
     const [victim, attacker] = [await account(ctx), await account(ctx)];
     const hook = `victim-${randomUUID()}`;
-    await call(ctx, 'POST', '/webhooks/endpoints', victim, { url: `${ctx.sites.receiver}/hook/${hook}`, events: ['discovery.completed'] });
-    for (let i = 0; i < 20; i++) await call(ctx, 'POST', '/webhooks/endpoints', attacker, { url: `${ctx.sites.hang}/${i}`, events: ['discovery.completed'] });
-    return { victim, attacker, hook, alone: await deliveryTime(ctx, victim, hook) };
+    const endpoint = (token: string, url: string) => call(ctx, 'POST', '/webhooks/endpoints', token, { url, events: ['discovery.completed'] });
+    if ((await endpoint(victim, `${ctx.sites.receiver}/hook/${hook}`)).status !== 201) throw new Error("the victim's endpoint was refused");
+    let endpoints = 0;
+    for (let i = 0; i < 20; i++) if ((await endpoint(attacker, `${ctx.sites.hang}/${i}`)).status === 201) endpoints++;
+    return { victim, attacker, hook, endpoints, alone: await deliveryTime(ctx, victim, hook) };
   },
-  async run(ctx, { victim, attacker, hook, alone }) {
+  async run(ctx, { victim, attacker, hook, endpoints, alone }) {
     const triggers = await Promise.all([0, 1, 2].map(() => discoveryTime(ctx, attacker, `${ctx.sites.fast}/`)));
     const victimMs = await deliveryTime(ctx, victim, hook);
-    return { victimAloneMs: alone, victimMs, notes: `${triggers.filter(Number.isFinite).length} attacker discoveries × 20 endpoints` };
+    return { victimAloneMs: alone, victimMs, notes: `${triggers.filter(Number.isFinite).length} attacker discoveries × ${endpoints} endpoints` };
   },
 };
 
