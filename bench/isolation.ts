@@ -70,8 +70,9 @@ interface Attack {
 
 export interface IsolationRow extends Outcome {
   attack: string;
-  rest: Latency;
-  underAttack: Latency;
+  /** Absent when the attack could not be run (its notes say why). */
+  rest?: Latency;
+  underAttack?: Latency;
 }
 
 interface Latency {
@@ -86,6 +87,7 @@ const seconds = (ms: number | undefined) =>
 /** Aborts at `deadline` (a performance.now() time). */
 const until = (deadline: number) => AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now())));
 const milliseconds = (ms: number) => (ms === Infinity ? `> ${CAP_MS / 1000} s` : ms.toFixed(0));
+const latency = (measured?: Latency) => (measured ? `${milliseconds(measured.worstMs)} (${milliseconds(measured.p99Ms)})` : '-');
 
 /** One API call; a call still unanswered at `deadline` (performance.now()) counts as status 0. */
 async function call(ctx: Context, method: string, path: string, token?: string, body?: unknown, deadline = performance.now() + CAP_MS) {
@@ -386,7 +388,8 @@ export async function runIsolationBench(): Promise<IsolationRow[]> {
     const sites = JSON.parse(await firstLine(sitesProcess)) as Sites;
     for (const attack of ATTACKS.filter((attack) => only.length === 0 || only.includes(attack.name))) {
       console.log(`… ${attack.name}`);
-      rows.push(await measure(attack, sites, work));
+      // A service that refuses a step of the setup (a new limit, say) costs its row, not the others.
+      rows.push(await measure(attack, sites, work).catch((error: Error) => ({ attack: attack.name, notes: `not run: ${error.message}` })));
     }
   } finally {
     sitesProcess.kill('SIGKILL');
@@ -435,8 +438,8 @@ function printTable(rows: IsolationRow[]): void {
   const header = ['attack', '/health at rest worst (p99) ms', 'under attack worst (p99) ms', 'victim alone', 'victim under attack', 'notes'];
   const lines = rows.map((row) => [
     row.attack,
-    `${milliseconds(row.rest.worstMs)} (${milliseconds(row.rest.p99Ms)})`,
-    `${milliseconds(row.underAttack.worstMs)} (${milliseconds(row.underAttack.p99Ms)})`,
+    latency(row.rest),
+    latency(row.underAttack),
     seconds(row.victimAloneMs),
     seconds(row.victimMs),
     row.notes,
