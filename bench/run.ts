@@ -1,10 +1,12 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
 // One benchmark alone: `npm run bench -- crawl` (names: balance, pickup, crawl, generate, quality).
-// The soak under faults runs only when named: `npm run bench -- soak` (a few minutes).
+// The soak under faults and the isolation attacks run only when named: `npm run bench -- soak`,
+// `npm run bench -- isolation` (a few minutes each).
 // Flags (`--update`) go to the benchmarks that take them: `npm run bench -- quality --update`.
 import { runBalanceBench } from './balance.ts';
 import { runCrawlBench } from './crawl.ts';
 import { runGenerateBench } from './generate.ts';
+import { runIsolationBench } from './isolation.ts';
 import { runPickupBench } from './pickup.ts';
 import { runQualityBench } from './quality.ts';
 import { runSoakBench } from './soak.ts';
@@ -36,4 +38,8 @@ if (include('quality')) {
 if (wanted.has('soak')) {
   console.log('\n== Soak: 2 API + 2 worker processes on PostgreSQL, workers killed and frozen ==');
   await runSoakBench();
+}
+if (wanted.has('isolation')) {
+  console.log("\n== Isolation: eight attacks by one account against /health and another account's work ==");
+  await runIsolationBench();
 }
