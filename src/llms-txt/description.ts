@@ -26,7 +26,9 @@ const MAX_WORDS = 25;
 const NOISE =
   /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated?|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|default:|see\s+also\b|source\s+code:)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
-const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are|between|namely))+$/i;
+// Words a cut text must not end on. Dropped by hand (see withoutDanglingWords): /(?:\s+(?:and|…))+$/
+// read to the end of the text from every space before one of them.
+const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for', 'with', 'in', 'on', 'by', 'as', 'at', 'from', 'that', 'which', 'is', 'are', 'between', 'namely']);
 
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
@@ -177,7 +179,7 @@ export function shorten(text: string): string {
   const result = kept.join(' ');
   if (!result.endsWith(':')) return result;
   const whole = result.slice(0, -1).trimEnd();
-  return DANGLING.test(whole) ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
+  return withoutDanglingWords(whole) !== whole ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
 }
 
 /**
@@ -192,8 +194,23 @@ function saysNothingOfItsPage(text: string): boolean {
 }
 
 function withoutDanglingEnd(words: string): string {
-  return words.replace(/[\s,;:(–—-]+$/u, '').replace(DANGLING, '');
+  return withoutDanglingWords(words.replace(/[\s,;:(–—-]+$/u, ''));
 }
+
+/** The text without the DANGLING_WORDS it ends in, each after whitespace. */
+function withoutDanglingWords(text: string): string {
+  let end = text.length;
+  for (;;) {
+    let start = end;
+    while (start > 0 && !isSpace(text[start - 1])) start--;
+    let gap = start;
+    while (gap > 0 && isSpace(text[gap - 1])) gap--;
+    if (gap === start || !DANGLING_WORDS.has(text.slice(start, end).toLowerCase())) return text.slice(0, end);
+    end = gap;
+  }
+}
+
+const isSpace = (char: string) => /\s/.test(char);
 
 /**
  * A page's parts: "Covers A, B, C and more." A page of questions (a FAQ) is summed up by the topics

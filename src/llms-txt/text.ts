@@ -9,6 +9,22 @@ export function normalizeWhitespace(text: string | null | undefined): string {
 
 const NOT_NORMAL_WHITESPACE = /^\s|\s$|\s\s|[^\S ]/;
 
+/**
+ * Longest candidate text (a title, heading, paragraph, link text, meta value) the rules read: far
+ * more than any of them uses, and a bound on what a crafted page makes each rule read.
+ */
+export const MAX_CANDIDATE_CHARS = 4096;
+
+/** A candidate text as the rules see it: whitespace collapsed, at most MAX_CANDIDATE_CHARS (not cutting a character in two). */
+export function candidateText(text: string | null | undefined): string {
+  const normal = normalizeWhitespace(text);
+  if (normal.length <= MAX_CANDIDATE_CHARS) return normal;
+  const end = isHighSurrogate(normal.charCodeAt(MAX_CANDIDATE_CHARS - 1)) ? MAX_CANDIDATE_CHARS - 1 : MAX_CANDIDATE_CHARS;
+  return normal.slice(0, end).trimEnd();
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
   ndash: '–', mdash: '—', hellip: '…', laquo: '«', raquo: '»',
@@ -146,4 +162,33 @@ export function listOf(items: readonly string[], max = Infinity): string {
 /** "Welcome!", "Hello there.": a greeting says nothing about a page or a site. */
 export function isGreeting(sentence: string): boolean {
   return /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence);
+}
+
+/**
+ * Replaces each markdown link `[text](target)` (or image, with `image`) as /\[([^\]]*)\]\([^)]*\)/g
+ * would (/\[([^\]]+)\]…/ with `nonEmpty`), in one pass: that expression read to the next `]` from
+ * every `[`, quadratic in a text of `[` without one.
+ */
+export function replaceMarkdownLinks(text: string, replace: (linkText: string) => string, { image = false, nonEmpty = false } = {}): string {
+  const opener = image ? '![' : '[';
+  let result = '';
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(opener, from);
+    if (open === -1) break;
+    const textStart = open + opener.length;
+    const close = text.indexOf(']', textStart);
+    if (close === -1) break;
+    // Every opener before this `]` ends its text there too, and fails as this one does.
+    if (text[close + 1] !== '(' || (nonEmpty && close === textStart)) {
+      from = close + 1;
+      continue;
+    }
+    const end = text.indexOf(')', close + 2);
+    if (end === -1) break;
+    result += text.slice(copied, open) + replace(text.slice(textStart, close));
+    copied = from = end + 1;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
 }
