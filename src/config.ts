@@ -39,6 +39,15 @@ export interface Config {
   jobs: JobSettings;
   /** How long a webhook receiver may take to answer one delivery. */
   webhookTimeoutMs: number;
+  generation: GenerationLimits;
+}
+
+/** What one generation job may use before it is stopped (and refunded): see generation-job.ts. */
+export interface GenerationLimits {
+  /** the job's time budget per page of its maxUrls (see timeBudgetMs) */
+  secondsPerPage: number;
+  /** the heap of the thread that generates the job's files */
+  threadMemoryMb: number;
 }
 
 export interface JobSettings {
@@ -231,6 +240,10 @@ export function loadConfig(env: Env = process.env): Config {
       pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
     },
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
+    generation: {
+      secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
+      threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
+    },
   };
 }
 

@@ -40,7 +40,7 @@ export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; pages: Pa
   const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
   return [
     discoveryJobKind(common),
-    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), pages: deps.pages, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
+    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), pages: deps.pages, limits: deps.config.generation, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
   ];
 }
 
