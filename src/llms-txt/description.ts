@@ -3,7 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, withoutBuildStamps, withoutNumbering } from './text.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -194,7 +194,7 @@ function saysNothingOfItsPage(text: string): boolean {
 }
 
 function withoutDanglingEnd(words: string): string {
-  return withoutDanglingWords(words.replace(/[\s,;:(–—-]+$/u, ''));
+  return withoutDanglingWords(trimEndOf(words, ',;:(–—-', { orSpace: true }));
 }
 
 /** The text without the DANGLING_WORDS it ends in, each after whitespace. */
@@ -228,7 +228,7 @@ function summarizeHeadings(headings: readonly string[]): string {
  * more." when most entries end in the same word, else "Covers A, B, C and more.".
  */
 export function summarizeTitles(titles: readonly string[]): string {
-  const clean = [...new Set(titles.map((title) => withoutNumbering(normalizeWhitespace(title)).replace(/[:.]+$/, '')).filter(Boolean))];
+  const clean = [...new Set(titles.map((title) => trimEndOf(withoutNumbering(normalizeWhitespace(title)), ':.')).filter(Boolean))];
   if (clean.length === 0) return '';
   const shown = clean.slice(0, MAX_LISTED);
   const more = clean.length > shown.length ? ', and more' : '';

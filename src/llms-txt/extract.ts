@@ -303,9 +303,11 @@ export function firstMeaningfulParagraph(root: HTMLElement): string {
       continue;
     }
     if (inSynopsis || element.closest(NOT_THE_PAGES_TEXT) || element.querySelector('a[hreflang]')) continue;
-    const text = candidateText(element.textContent);
+    const whole = normalizeWhitespace(element.textContent);
+    const text = candidateText(whole);
     const linkChars = [...element.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
-    if (isMeaningfulParagraph(text, linkChars)) return text;
+    // The links' share of the paragraph, for the part of it the rules read.
+    if (isMeaningfulParagraph(text, (linkChars * text.length) / whole.length)) return text;
   }
   return '';
 }

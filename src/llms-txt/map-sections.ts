@@ -6,7 +6,7 @@
 // the caller then falls back to URL folders.
 import type { OutlineLink } from './outline.ts';
 import type { MapNode, SiteMap } from './site-map.ts';
-import { normalizeWhitespace, withoutNumbering } from './text.ts';
+import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
 
 export interface MapSection {
   name: string;
@@ -189,7 +189,7 @@ function mergeByName(parts: Part[]): MapSection[] {
 
 /** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
 export function sectionName(raw: string): string {
-  let name = withoutNumbering(normalizeWhitespace(raw)).replace(/[:.;,]+$/, '').trim() || OVERVIEW;
+  let name = trimEndOf(withoutNumbering(normalizeWhitespace(raw)), ':.;,').trim() || OVERVIEW;
   if (name.length > 3 && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
   return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
 }

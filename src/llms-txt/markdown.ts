@@ -128,8 +128,15 @@ function codeLanguage(pre: Element): string {
   return '';
 }
 
+/**
+ * Longest run of blanks kept in a code block: turndown's last step (/[\t\r\n\s]+$/ over the
+ * whole markdown) reads a run to its end from each of its characters.
+ */
+const MAX_CODE_BLANK_RUN = 200;
+const LONG_BLANK_RUN = new RegExp(`\\s{${MAX_CODE_BLANK_RUN + 1},}`, 'g');
+
 function fencedCode(pre: Element, language: string): string {
-  const code = (pre.textContent ?? '').replace(/^\n+/, '').trimEnd();
+  const code = (pre.textContent ?? '').replace(/^\n+/, '').trimEnd().replace(LONG_BLANK_RUN, (run) => run.slice(0, MAX_CODE_BLANK_RUN));
   if (!code) return '';
   // A fence longer than any run of backticks inside the code.
   const longestRun = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));

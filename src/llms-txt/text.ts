@@ -85,7 +85,7 @@ export function truncateAtWord(text: string, max: number): string {
   const slice = text.slice(0, max - 1);
   const lastSpace = slice.lastIndexOf(' ');
   const cut = lastSpace > max * 0.6 ? slice.slice(0, lastSpace) : slice;
-  return `${cut.replace(/[\s,;:–—-]+$/u, '')}…`;
+  return `${trimEndOf(cut, ',;:–—-', { orSpace: true })}…`;
 }
 
 /**
@@ -191,4 +191,14 @@ export function replaceMarkdownLinks(text: string, replace: (linkText: string) =
     copied = from = end + 1;
   }
   return copied === 0 ? text : result + text.slice(copied);
+}
+
+/**
+ * The text without the characters of `chars` (or whitespace, with `orSpace`) at its end, as
+ * /[…]+$/ would cut them: that expression reads a run of them to its end from each of them.
+ */
+export function trimEndOf(text: string, chars: string, { orSpace = false } = {}): string {
+  let end = text.length;
+  while (end > 0 && (chars.includes(text[end - 1]) || (orSpace && /\s/.test(text[end - 1])))) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
