@@ -16,7 +16,7 @@ import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from 
 import { fileUrls } from '../http/paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions } from './options.ts';
-import { generateInThread, type GeneratedFiles } from './generation-thread.ts';
+import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
 import { keepPreviousFiles, listChange } from './site-history.ts';
 import { pageReader, type PagePool } from './page-pool.ts';
 import { collectPages } from './pipeline.ts';
@@ -34,6 +34,8 @@ export interface GenerationJobDeps {
   pages?: PagePool;
   /** the job's time budget and its generation thread's heap (see timeBudgetMs, generation-thread.ts) */
   limits: GenerationLimits;
+  /** where each job's thread comes from; a new thread per job when absent */
+  threads?: GenerationThreads;
   /** for the file URLs a `generation.completed` webhook carries */
   publicUrl: string;
   /**
@@ -103,6 +105,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
             extractorConcurrency: deps.pages?.concurrency ?? null,
           },
           {
+            threads: deps.threads,
             describer: deps.describer,
             pages: deps.pages,
             memoryMb: deps.limits.threadMemoryMb,

@@ -35,6 +35,7 @@ export interface GeneratedFiles {
 export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { html: string; reading?: PageReading };
 
 export type ToThread =
+  | { type: 'start'; settings: GenerationSettings }
   | { type: 'page'; page: PageForThread }
   /** no more pages; the sitemaps' dates, for the pages the crawler handed over before they were known */
   | { type: 'end'; dates: Array<[string, string | null]> }
@@ -50,6 +51,8 @@ export type FromThread =
   | { type: 'done'; files: GeneratedFiles };
 
 export interface ThreadContext {
+  /** where the job's thread comes from; a new one when absent */
+  threads?: GenerationThreads;
   describer: Describer | null;
   pages?: PagePool;
   /** the thread's heap limit */
@@ -64,10 +67,58 @@ const PAGES_IN_FLIGHT = 32;
 
 const WORKER_FILE = new URL('./generation-worker.ts', import.meta.url);
 
-/** Generates the job's files in a new thread, fed with the collected pages as they arrive; the thread ends with the call. */
+const startThread = (memoryMb: number) => new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+
+/**
+ * The jobs' threads: each job takes one of its own, and one more waits for the next job with its
+ * modules and tokenizer loaded, which a thread started for the job would load while the job waits
+ * (docs/decisions.md, issue 35). A waiting thread does not keep the process alive.
+ */
+export interface GenerationThreads {
+  /** The waiting thread if it has this heap limit, else a new one. */
+  take(memoryMb: number): Worker;
+  close(): Promise<void>;
+}
+
+export function createGenerationThreads(memoryMb: number): GenerationThreads {
+  let waiting: { worker: Worker; memoryMb: number } | null = null;
+  let closed = false;
+  const startWaiting = (limit: number) => {
+    if (closed || waiting) return;
+    const entry = { worker: startThread(limit), memoryMb: limit };
+    entry.worker.unref();
+    // A thread that ends while it waits is replaced when the next job takes one.
+    entry.worker.on('error', () => {});
+    entry.worker.once('exit', () => {
+      if (waiting === entry) waiting = null;
+    });
+    waiting = entry;
+  };
+  startWaiting(memoryMb);
+  return {
+    take(limit) {
+      const ready = waiting?.memoryMb === limit ? waiting.worker : null;
+      if (!ready) void waiting?.worker.terminate();
+      waiting = null;
+      ready?.ref();
+      const worker = ready ?? startThread(limit);
+      // The next job's thread starts once this one's job is over, not beside it.
+      worker.once('exit', () => startWaiting(limit));
+      return worker;
+    },
+    async close() {
+      closed = true;
+      await waiting?.worker.terminate();
+      waiting = null;
+    },
+  };
+}
+
+/** Generates the job's files in a thread of its own, fed with the collected pages as they arrive; the thread ends with the call. */
 export async function generateInThread(collected: CollectedPages, settings: GenerationSettings, context: ThreadContext): Promise<GeneratedFiles> {
   context.signal.throwIfAborted();
-  const worker = new Worker(WORKER_FILE, { workerData: settings, resourceLimits: { maxOldGenerationSizeMb: context.memoryMb } });
+  const worker = context.threads?.take(context.memoryMb) ?? startThread(context.memoryMb);
+  worker.postMessage({ type: 'start', settings } satisfies ToThread);
   const room = new Room(PAGES_IN_FLIGHT);
   const ended = new Promise<never>((_, reject) => {
     context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });

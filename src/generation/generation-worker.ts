@@ -1,11 +1,14 @@
 // Runs in a generation job's own thread (see generation-thread.ts): the pages arrive as messages,
 // the files leave as one; the model describer and the page pool are asked through the parent.
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import type { FromThread, GenerationSettings, PageForThread, ToThread } from './generation-thread.ts';
 
 const parent = parentPort!;
-const settings = workerData as GenerationSettings;
+// Loaded while the thread waits for its job (see GenerationThreads).
+const tokenCounter = loadTokenCounter();
+let start!: (settings: GenerationSettings) => void;
+const started = new Promise<GenerationSettings>((resolve) => (start = resolve));
 const post = (message: FromThread) => parent.postMessage(message);
 
 /** The pages as they arrive, then the sitemaps' dates. */
@@ -59,6 +62,7 @@ function call<T>(message: Omit<Extract<FromThread, { type: 'call' }>, 'id'>, onP
 }
 
 parent.on('message', (message: ToThread) => {
+  if (message.type === 'start') return start(message.settings);
   if (message.type === 'page') return inbox.add(message.page);
   if (message.type === 'end') return inbox.end(message.dates);
   const pending = calls.get(message.id);
@@ -68,6 +72,7 @@ parent.on('message', (message: ToThread) => {
   else pending?.resolve(message.value);
 });
 
+const settings = await started;
 const describer: Describer | undefined = settings.describerKind
   ? { kind: settings.describerKind, describe: (site, pages, options) => call({ type: 'call', method: 'describe', args: [site, pages] }, options?.onProgress) }
   : undefined;
@@ -86,7 +91,7 @@ const result = await generateLlmsTxt(inbox, {
   onProgress: (progress) => post({ type: 'progress', progress }),
 });
 datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
-const countTokens = await loadTokenCounter();
+const countTokens = await tokenCounter;
 post({
   type: 'done',
   files: {
