@@ -48,6 +48,7 @@ export interface Config {
   http: HttpTimeouts;
   /** Bytes of hosted files (and their compressed forms) kept in memory after they were sent. */
   hostedFileCacheBytes: number;
+  generation: GenerationLimits;
 }
 
 /** How long a client may take over what it sends: a socket past them is closed. */
@@ -58,6 +59,14 @@ export interface HttpTimeouts {
   requestTimeoutMs: number;
   /** an idle kept-alive connection */
   keepAliveTimeoutMs: number;
+}
+
+/** What one generation job may use before it is stopped (and refunded): see generation-job.ts. */
+export interface GenerationLimits {
+  /** the job's time budget per page of its maxUrls (see timeBudgetMs) */
+  secondsPerPage: number;
+  /** the heap of the thread that generates the job's files */
+  threadMemoryMb: number;
 }
 
 export interface JobSettings {
@@ -262,6 +271,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', 5, 1, 1000),
     http: httpTimeouts(env),
     hostedFileCacheBytes: integer(env, 'HOSTED_FILE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
+    generation: {
+      secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
+      threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
+    },
   };
 }
 

@@ -142,4 +142,7 @@ export const jobMessages = {
   fromCache: 'Served from cache: this site was generated with the same options recently',
   completed: (pages: number) => `Generated from ${pages} page${pages === 1 ? '' : 's'}`,
   extractiveFallback: 'No AI provider is configured: descriptions were written by the built-in extractive describer',
+  overTimeBudget: (seconds: number, maxUrls: number) =>
+    `The generation took longer than its time budget (${seconds} s for up to ${maxUrls} pages) and was stopped; the credits were refunded`,
+  overMemoryLimit: (megabytes: number) => `The generation needed more memory than its limit (${megabytes} MB) and was stopped; the credits were refunded`,
 } as const;

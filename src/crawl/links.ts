@@ -175,7 +175,8 @@ class PageScan implements TokenizerCallbacks {
         const name = this.name?.toLowerCase();
         const content = this.content;
         if (this.refresh === null && this['http-equiv']?.toLowerCase() === 'refresh' && content !== undefined) {
-          this.refresh = /^\s*\d*(?:\.\d*)?\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(content)?.[1] ?? null;
+          // Trimmed first: two whitespace runs with nothing required between them read a long run from each of its characters.
+          this.refresh = /^\d*(?:\.\d*)?\s*[;,]\s*url\s*=\s*['"]?([^'"\s]+)/i.exec(content.trimStart())?.[1] ?? null;
         }
         if ((name === 'robots' || name === ROBOTS_USER_AGENT) && content !== undefined) {
           const directives = robotsDirectives(content);

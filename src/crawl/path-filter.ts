@@ -67,8 +67,15 @@ function anchored(pattern: string): string {
 
 /** The pattern itself and everything below it. */
 function expand(pattern: string): string[] {
-  const base = anchored(pattern).replace(/\/+$/, '');
+  const base = withoutTrailingSlashes(anchored(pattern));
   return base.endsWith('/**') ? [base] : [base || '/', `${base}/**`];
+}
+
+// Cut by hand: /\/+$/ reads a run of slashes to its end from each of them.
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
 }
 
 function pathOf(url: string): string | null {

@@ -8,13 +8,15 @@ import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type GenerationResult, type TokenCounter } from '../llms-txt/index.ts';
+import type { GenerationLimits } from '../config.ts';
+import type { Describer, GenerationResult } from '../llms-txt/index.ts';
 import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
-import { fileSizesView, readGenerationOptions, type GenerationOptions } from './options.ts';
+import { fileSizesView, readGenerationOptions } from './options.ts';
+import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
 import { keepPreviousFiles, listChange } from './site-history.ts';
 import { pageReader, type PagePool } from './page-pool.ts';
 import { collectPages } from './pipeline.ts';
@@ -30,6 +32,10 @@ export interface GenerationJobDeps {
   describer: Describer | null;
   /** worker threads that read the pages; inline on the job's thread when absent */
   pages?: PagePool;
+  /** the job's time budget and its generation thread's heap (see timeBudgetMs, generation-thread.ts) */
+  limits: GenerationLimits;
+  /** where each job's thread comes from; a new thread per job when absent */
+  threads?: GenerationThreads;
   /** for the file URLs a `generation.completed` webhook carries */
   publicUrl: string;
   /**
@@ -47,6 +53,17 @@ export interface GenerationJobDeps {
 const INSERT_ROWS = 100;
 const INSERT_MARKDOWN_CHARS = FILE_PART_CHARS;
 
+/**
+ * Pages' worth of time a job has beyond its pages: finding the site's sitemaps and robots.txt,
+ * starting the thread, storing the files.
+ */
+const BUDGET_BASE_PAGES = 60;
+
+/** How long a job may run before it is stopped and refunded: it grows with the pages it may list. */
+export function timeBudgetMs(secondsPerPage: number, maxUrls: number): number {
+  return Math.round(secondsPerPage * (BUDGET_BASE_PAGES + maxUrls) * 1000);
+}
+
 /** Progress bands: finding pages, fetching them, describing, rendering. */
 const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
 
@@ -60,39 +77,56 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
-      const collected = collectPages(job.url, {
-        maxUrls: options.maxUrls,
-        paths: options,
-        signal,
-        crawl: deps.crawl,
-        onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
-        onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
-        read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
-      });
-      const result = await generateLlmsTxt(collected.pages, {
-        siteUrl: job.url,
-        method: options.generationMethod,
-        maxPages: options.maxUrls,
-        describer: deps.describer ?? undefined,
-        includeModificationDate: options.includeModificationDate,
-        fullText: options.showFullText,
-        maxFullTextTokens: options.maxTokens,
-        extractor: deps.pages?.extract,
-        extractorConcurrency: deps.pages?.concurrency,
-        onPagesRead: () => deps.pages?.retireWhenIdle(),
-        signal,
-        onProgress: (p) => {
-          if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
-          if (p.phase === 'render') progress(95);
-        },
-      });
-      const discovered = await collected.discovered;
-      await progress.flush();
-      if (result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
-      datePagesFromSitemaps(result, discovered, options);
-      const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
-      const message = jobMessages.completed(result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-      await store(deps, job, attempt, result, collected.failures, message, await loadTokenCounter());
+      const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls);
+      const overBudget = AbortSignal.timeout(budgetMs);
+      // Ends the crawl too when the generation stops first (its thread failed).
+      const finished = new AbortController();
+      const jobSignal = AbortSignal.any([signal, overBudget, finished.signal]);
+      try {
+        const collected = collectPages(job.url, {
+          maxUrls: options.maxUrls,
+          paths: options,
+          signal: jobSignal,
+          crawl: deps.crawl,
+          onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
+          onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
+          read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
+        });
+        const files = await generateInThread(
+          collected,
+          {
+            siteUrl: job.url,
+            method: options.generationMethod,
+            maxPages: options.maxUrls,
+            includeModificationDate: options.includeModificationDate,
+            fullText: options.showFullText,
+            maxFullTextTokens: options.maxTokens,
+            describerKind: deps.describer?.kind ?? null,
+            extractorConcurrency: deps.pages?.concurrency ?? null,
+          },
+          {
+            threads: deps.threads,
+            describer: deps.describer,
+            pages: deps.pages,
+            memoryMb: deps.limits.threadMemoryMb,
+            signal: jobSignal,
+            onProgress: (p) => {
+              if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
+              if (p.phase === 'render') progress(95);
+            },
+          },
+        );
+        await progress.flush();
+        if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
+        const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
+        const message = jobMessages.completed(files.result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
+        await store(deps, job, attempt, files, collected.failures, message);
+      } catch (error) {
+        if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
+        throw error;
+      } finally {
+        finished.abort();
+      }
     },
     async fail(jobId, message, attempt) {
       await failGenerationJob(db, clock, jobId, message, attempt);
@@ -100,41 +134,17 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
   });
 }
 
-/**
- * Pages the crawler handed over before the sitemaps' dates were known have none: they get them
- * here, and llms.txt is rendered again when it shows dates.
- */
-function datePagesFromSitemaps(result: GenerationResult, discovered: Array<{ url: string; lastModified: string | null }>, options: GenerationOptions) {
-  const dates = new Map(discovered.map((u) => [u.url, u.lastModified]));
-  let changed = false;
-  for (const page of result.pages) {
-    const date = dates.get(page.url);
-    if (!page.lastModified && date) {
-      page.lastModified = date;
-      changed = true;
-    }
-  }
-  if (changed && options.includeModificationDate) {
-    result.llmsTxt = renderLlmsTxt(result.site, result.pages, { includeModificationDate: true });
-  }
-}
-
 /** Writes everything a completed job leaves behind, in one transaction, unless the claim lost the job meanwhile. */
 async function store(
   deps: GenerationJobDeps,
   job: GenerationJob,
   attempt: number,
-  result: GenerationResult,
+  { result, sizes }: GeneratedFiles,
   failures: Map<string, string>,
   message: string,
-  countTokens: TokenCounter,
 ) {
   const { db, clock } = deps;
   const options = readGenerationOptions(job.options);
-  const sizes = {
-    llmsTxt: await fileSize(result.llmsTxt, countTokens),
-    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
-  };
   const now = clock.now();
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
   await db.transaction(async (tx) => {

@@ -36,7 +36,7 @@ describeOnEachDatabase(
           },
         },
       });
-      const kind = generationJobKind({ db, clock: service().clock, crawl: { allowPrivate: true }, describer: null, publicUrl: service().baseUrl, jobReads });
+      const kind = generationJobKind({ db, clock: service().clock, crawl: { allowPrivate: true }, describer: null, limits: service().deps.config.generation, publicUrl: service().baseUrl, jobReads });
       const attempt = await claimJob(service().db, service().clock, 'generation_jobs', jobId, 30_000);
       await kind.run(jobId, new AbortController().signal, attempt!);
 

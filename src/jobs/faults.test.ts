@@ -35,7 +35,7 @@ describeOnEachDatabase(
   (service) => {
     const kinds = () => {
       const deps = { db: service().db, clock: service().clock, crawl: { allowPrivate: true } };
-      return { generation: generationJobKind({ ...deps, describer: null, publicUrl: service().baseUrl }), discovery: discoveryJobKind(deps) };
+      return { generation: generationJobKind({ ...deps, describer: null, limits: service().deps.config.generation, publicUrl: service().baseUrl }), discovery: discoveryJobKind(deps) };
     };
     const worker = () => ({ db: service().db, clock: service().clock, settings, log: quietLog });
 

@@ -12,6 +12,7 @@ import { discoveryJobKind } from '../discovery/discovery-job.ts';
 import { describerFromConfig } from '../generation/describer.ts';
 import type { GenerationJob } from '../generation/generation.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
+import { createGenerationThreads, type GenerationThreads } from '../generation/generation-thread.ts';
 import { createPagePool, type PagePool } from '../generation/page-pool.ts';
 import { JobQueue } from './queue.ts';
 import { startScheduler } from '../schedules/scheduler.ts';
@@ -38,11 +39,11 @@ export function crawlOptionsFrom(config: Config): CrawlOptions {
   return { allowPrivate: config.crawlAllowPrivate };
 }
 
-export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; pages: PagePool }): JobKind[] {
+export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; pages: PagePool; threads: GenerationThreads }): JobKind[] {
   const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
   return [
     discoveryJobKind(common),
-    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), pages: deps.pages, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
+    generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), pages: deps.pages, threads: deps.threads, limits: deps.config.generation, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
   ];
 }
 
@@ -58,8 +59,9 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   await queue.start();
   const crawl = crawlOptionsFrom(deps.config);
   const pages = options.workers ? createPagePool(undefined, { warm: options.warmUp }) : null;
-  const stopSweeper = pages
-    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages }))
+  const threads = options.workers ? createGenerationThreads(deps.config.generation.threadMemoryMb) : null;
+  const stopSweeper = pages && threads
+    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages, threads }))
     : () => {};
   // Webhooks go out from the processes that run jobs, through the crawler's address guard.
   const delivery = {
@@ -86,6 +88,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
       await stopScheduler();
       await queue.stop();
       await pages?.close();
+      await threads?.close();
     },
   };
 }

@@ -4,9 +4,23 @@ import { compactKey, normalizeWhitespace, tokenize } from './text.ts';
 // Phrases that mark a description as boilerplate wherever they appear.
 const BOILERPLATE_PHRASES: RegExp[] = [
   /\blorem ipsum\b/i,
-  /\{\{.*\}\}|\$\{.*\}|<%.*%>/, // unrendered template placeholders
   /^just another wordpress site$/i,
 ];
+
+// Unrendered template placeholders ("{{ page.description }}", "${description}", "<%= summary %>").
+const TEMPLATE_DELIMITERS: ReadonlyArray<readonly [string, string]> = [['{{', '}}'], ['${', '}'], ['<%', '%>']];
+
+/**
+ * An opener with its closer after it, found with two searches: the regular expression this was
+ * (/\{\{.*\}\}/) read to the end of the text from every opener, quadratic in a text of openers.
+ * The text is one line (whitespace normalized), as `.` required.
+ */
+function hasTemplatePlaceholder(text: string): boolean {
+  return TEMPLATE_DELIMITERS.some(([opener, closer]) => {
+    const open = text.indexOf(opener);
+    return open !== -1 && text.indexOf(closer, open + opener.length) !== -1;
+  });
+}
 
 // Placeholders that are boilerplate when they make up (nearly) the whole, short, description.
 const SHORT_PLACEHOLDERS: RegExp[] = [
@@ -43,7 +57,7 @@ export function isBoilerplateDescription(description: string | null | undefined,
   if (words.length < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) {
     return true;
   }
-  if (BOILERPLATE_PHRASES.some((pattern) => pattern.test(text)) || isFillerText(text)) return true;
+  if (BOILERPLATE_PHRASES.some((pattern) => pattern.test(text)) || hasTemplatePlaceholder(text) || isFillerText(text)) return true;
   // An alphabet bar ("A | B | C …") or other runs of single characters.
   if (words.filter((word) => word.length === 1).length > words.length / 2) return true;
   if (text.length <= SHORT_PLACEHOLDER_MAX_CHARS && SHORT_PLACEHOLDERS.some((pattern) => pattern.test(text))) return true;

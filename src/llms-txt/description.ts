@@ -3,7 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, withoutBuildStamps, withoutNumbering } from './text.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -28,7 +28,9 @@ const MAX_WORDS = 25;
 const NOISE =
   /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated?|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|default:|see\s+also\b|source\s+code:)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
-const DANGLING = /(?:\s+(?:and|or|the|a|an|of|to|for|with|in|on|by|as|at|from|that|which|is|are|between|namely))+$/i;
+// Words a cut text must not end on. Dropped by hand (see withoutDanglingWords): /(?:\s+(?:and|…))+$/
+// read to the end of the text from every space before one of them.
+const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for', 'with', 'in', 'on', 'by', 'as', 'at', 'from', 'that', 'which', 'is', 'are', 'between', 'namely']);
 
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
@@ -183,7 +185,7 @@ export function shorten(text: string): string {
   const result = kept.join(' ');
   if (!result.endsWith(':')) return result;
   const whole = result.slice(0, -1).trimEnd();
-  return DANGLING.test(whole) ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
+  return withoutDanglingWords(whole) !== whole ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
 }
 
 /**
@@ -198,8 +200,23 @@ function saysNothingOfItsPage(text: string): boolean {
 }
 
 function withoutDanglingEnd(words: string): string {
-  return words.replace(/[\s,;:(–—-]+$/u, '').replace(DANGLING, '');
+  return withoutDanglingWords(trimEndOf(words, ',;:(–—-', { orSpace: true }));
 }
+
+/** The text without the DANGLING_WORDS it ends in, each after whitespace. */
+function withoutDanglingWords(text: string): string {
+  let end = text.length;
+  for (;;) {
+    let start = end;
+    while (start > 0 && !isSpace(text[start - 1])) start--;
+    let gap = start;
+    while (gap > 0 && isSpace(text[gap - 1])) gap--;
+    if (gap === start || !DANGLING_WORDS.has(text.slice(start, end).toLowerCase())) return text.slice(0, end);
+    end = gap;
+  }
+}
+
+const isSpace = (char: string) => /\s/.test(char);
 
 /**
  * A page's parts: "Covers A, B, C and more." A page of questions (a FAQ) is summed up by the topics
@@ -218,7 +235,7 @@ function summarizeHeadings(headings: readonly string[], english: boolean): strin
  * not in English, the entries alone: "A, B, C, …".
  */
 export function summarizeTitles(titles: readonly string[], english = true): string {
-  const clean = [...new Set(titles.map((title) => withoutNumbering(normalizeWhitespace(title)).replace(/[:.]+$/, '')).filter(Boolean))];
+  const clean = [...new Set(titles.map((title) => trimEndOf(withoutNumbering(normalizeWhitespace(title)), ':.')).filter(Boolean))];
   if (clean.length === 0) return '';
   if (!english) return `${listOf(clean, MAX_LISTED, false)}.`;
   const shown = clean.slice(0, MAX_LISTED);

@@ -6,7 +6,7 @@ import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { metadataFromHead, readMetadata, type PageMetadata } from './metadata.ts';
 import { ASIDE_CLASSES, type PageOutline } from './outline.ts';
-import { normalizeWhitespace, summarizeToSentences } from './text.ts';
+import { candidateText, normalizeWhitespace, summarizeToSentences } from './text.ts';
 import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
 
 export interface ExtractedPage {
@@ -71,7 +71,7 @@ function readPage(html: string, url: string, options: ExtractOptions) {
   const baseUrl = resolveUrl(doc.querySelector('base[href]')?.getAttribute('href') ?? null, url, ['http:', 'https:']) ?? url;
   const metadata = readMetadata(doc);
   const h1s = doc.querySelectorAll('h1');
-  const onlyH1 = h1s.length === 1 ? normalizeWhitespace(h1s[0].textContent) || null : null;
+  const onlyH1 = h1s.length === 1 ? candidateText(h1s[0].textContent) || null : null;
   const content = mainContent(doc, prepared.html);
   const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
   if (content) trimToText(content, maxMarkdownChars);
@@ -128,8 +128,47 @@ function assemblePage<Markdown extends string | null>(
 }
 
 function parseHtml(html: string): Document {
-  return new DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+  const doc = new DOMParser().parseFromString(html, 'text/html') as unknown as Document;
+  if (joinLongTextRuns(doc)) WITH_LONG_TEXT_RUNS.add(doc);
+  return doc;
 }
+
+/**
+ * Longest run of sibling text nodes left as parsed. The parser makes a text node of each entity
+ * and stray `<` ("&lt;%&lt;%…"): a paragraph of them became tens of thousands of nodes, each
+ * visited by every pass of Readability. Ordinary pages have short runs, which keep their nodes
+ * (markdown escapes the start of each).
+ */
+const MAX_TEXT_RUN = 1000;
+
+/**
+ * Documents that had a longer run: Readability, which parses the page again from its HTML when
+ * it retries (splitting the text once more), is not run on them (see mainContent).
+ */
+const WITH_LONG_TEXT_RUNS = new WeakSet<Document>();
+
+/** Joins each run of more than MAX_TEXT_RUN sibling text nodes into one; true when there was one. */
+function joinLongTextRuns(doc: Document): boolean {
+  let joined = false;
+  const walker = doc.createTreeWalker(doc, NODE_FILTER_SHOW_TEXT);
+  let run: Text[] = [];
+  const join = () => {
+    if (run.length > MAX_TEXT_RUN) {
+      joined = true;
+      run[0].data = run.map((node) => node.data).join('');
+      for (const node of run.slice(1)) node.remove();
+    }
+    run = [];
+  };
+  for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+    if (run.length > 0 && node.previousSibling !== run[run.length - 1]) join();
+    run.push(node);
+  }
+  join();
+  return joined;
+}
+
+const NODE_FILTER_SHOW_TEXT = 4;
 
 /** og:title / twitter:title / <title> / first <h1>, without the part that repeats the site's name. */
 export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): string {
@@ -169,7 +208,7 @@ function mainContent(doc: Document, html: string): HTMLElement | null {
   const docBook = DOCBOOK.test(generator);
   for (const element of [...doc.querySelectorAll(`${NAVIGATION}, ${PAGE_CHROME}${docBook ? `, ${DOCBOOK_CHROME}` : ''}`)]) element.remove();
   const region = pageRegion(doc);
-  if (isLinkIndex(region) || docBook || (DOCS_GENERATOR.test(generator) && region !== doc.body)) return cleanRegion(region);
+  if (isLinkIndex(region) || docBook || (DOCS_GENERATOR.test(generator) && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
 
   let article: HTMLElement | null = null;
   let articleText = 0;
@@ -258,15 +297,17 @@ export function firstMeaningfulParagraph(root: HTMLElement): string {
   let inSynopsis = false;
   for (const element of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')) {
     if (element.localName !== 'p') {
-      const heading = normalizeWhitespace(element.textContent);
+      const heading = candidateText(element.textContent);
       if (isAnsweredQuestion(heading, Number(element.localName[1]), headingsSeen++)) return '';
       inSynopsis = isSynopsisHeading(heading);
       continue;
     }
     if (inSynopsis || element.closest(NOT_THE_PAGES_TEXT) || element.querySelector('a[hreflang]')) continue;
-    const text = normalizeWhitespace(element.textContent);
+    const whole = normalizeWhitespace(element.textContent);
+    const text = candidateText(whole);
     const linkChars = [...element.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
-    if (isMeaningfulParagraph(text, linkChars)) return text;
+    // The links' share of the paragraph, for the part of it the rules read.
+    if (isMeaningfulParagraph(text, (linkChars * text.length) / whole.length)) return text;
   }
   return '';
 }
@@ -274,7 +315,7 @@ export function firstMeaningfulParagraph(root: HTMLElement): string {
 function headingTexts(root: HTMLElement): string[] {
   const headings: string[] = [];
   for (const heading of root.querySelectorAll('h2, h3')) {
-    const text = normalizeWhitespace(heading.textContent);
+    const text = candidateText(heading.textContent);
     if (text && text.length <= MAX_HEADING_CHARS) headings.push(text);
     if (headings.length >= MAX_HEADINGS) break;
   }

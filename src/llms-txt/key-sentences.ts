@@ -1,7 +1,7 @@
 // Picking a page's key sentence without a model: a word-frequency ranking of its sentences
 // (Luhn's classic method), favouring words of the title and sentences near the top.
 import { isBoilerplateDescription } from './boilerplate.ts';
-import { normalizeWhitespace, splitSentences, summarizeToSentences, tokenize } from './text.ts';
+import { normalizeWhitespace, replaceMarkdownLinks, splitSentences, summarizeToSentences, tokenize } from './text.ts';
 
 const STOPWORDS = new Set(
   ('a about above after again all also am an and any are as at be because been before being below between both but by can could did do does doing down during each few for from further had has have having he her here hers him his how i if in into is it its itself just me more most my no nor not now of off on once only or other our out over own same she should so some such than that the their them then there these they this those through to too under until up very was we were what when where which while who whom why will with would you your yours ' +
@@ -18,13 +18,10 @@ export function markdownToProse(markdown: string): string[] {
   for (const block of withoutCode.split(/\n\s*\n/)) {
     const lines = block
       .split('\n')
-      .filter((line) => !/^\s*(?:#{1,6}\s|\||>?\s*!\[|-{3,}\s*$|\s{4})/.test(line))
+      .filter((line) => !/^\s*(?:#{1,6}\s|\||(?:>\s*)?!\[|-{3,}\s*$|\s{4})/.test(line))
       .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/^>\s?/, ''));
     const text = normalizeWhitespace(
-      lines
-        .join(' ')
-        .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      replaceMarkdownLinks(replaceMarkdownLinks(lines.join(' '), () => '', { image: true }), (text) => text)
         .replace(/(\*\*|__|`)/g, '')
         .replace(/(^|\s)[_*]([^_*]+)[_*](?=\s|[.,;:!?]|$)/g, '$1$2')
         .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1'),

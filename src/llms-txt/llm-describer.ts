@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Describer, DescribeOptions, DescribeResult, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
 import { cleanSectionName } from './sections.ts';
-import { normalizeWhitespace, summarizeToSentences, truncateAtWord } from './text.ts';
+import { normalizeWhitespace, replaceMarkdownLinks, summarizeToSentences, truncateAtWord } from './text.ts';
 
 export interface LlmDescriberOptions {
   provider: 'openai-compatible' | 'anthropic';
@@ -339,9 +339,7 @@ function buildPrompt(site: SiteToDescribe, batch: PageToDescribe[], allPages: re
 
 /** Markdown trimmed for the prompt: link targets and images dropped, blank lines collapsed, cut to size. */
 function compactContent(markdown: string, maxChars: number): string {
-  const text = markdown
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+  const text = replaceMarkdownLinks(replaceMarkdownLinks(markdown, () => '', { image: true }), (linkText) => linkText)
     .replace(/<\/page/gi, '</ page')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

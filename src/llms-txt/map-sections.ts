@@ -7,7 +7,7 @@
 import type { OutlineLink } from './outline.ts';
 import { findNavigation, type Navigation } from './navigation.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
-import { normalizeWhitespace, withoutNumbering } from './text.ts';
+import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
 
 export interface MapSection {
   name: string;
@@ -234,7 +234,7 @@ function mergeByName(parts: Part[]): MapSection[] {
 
 /** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
 export function sectionName(raw: string): string {
-  let name = withoutNumbering(normalizeWhitespace(raw)).replace(/[:.;,]+$/, '').trim() || OVERVIEW;
+  let name = trimEndOf(withoutNumbering(normalizeWhitespace(raw)), ':.;,').trim() || OVERVIEW;
   if (name.length > 3 && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
   return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
 }

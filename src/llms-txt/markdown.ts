@@ -61,7 +61,7 @@ function createConverter() {
         prefix = `${start + [...parent.children].indexOf(node)}. `;
       }
       const isParagraph = /\n$/.test(content);
-      const body = content.replace(/^\n+|\n+$/g, '') + (isParagraph ? '\n' : '');
+      const body = withoutEdgeNewlines(content) + (isParagraph ? '\n' : '');
       return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (node.nextSibling ? '\n' : '');
     },
   });
@@ -72,7 +72,7 @@ function createConverter() {
   service.addRule('absoluteLink', {
     filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
     replacement: (content, node) => {
-      const text = content.replace(/\s*\n\s*/g, ' ').trim();
+      const text = joinedLines(content).trim();
       const href = resolveUrl(node.getAttribute('href'), state.baseUrl, ['http:', 'https:', 'mailto:']);
       if (!text) return '';
       return href ? `[${text}](${markdownUrl(href)})` : text;
@@ -128,8 +128,15 @@ function codeLanguage(pre: Element): string {
   return '';
 }
 
+/**
+ * Longest run of blanks kept in a code block: turndown's last step (/[\t\r\n\s]+$/ over the
+ * whole markdown) reads a run to its end from each of its characters.
+ */
+const MAX_CODE_BLANK_RUN = 200;
+const LONG_BLANK_RUN = new RegExp(`\\s{${MAX_CODE_BLANK_RUN + 1},}`, 'g');
+
 function fencedCode(pre: Element, language: string): string {
-  const code = (pre.textContent ?? '').replace(/^\n+|\s+$/g, '');
+  const code = (pre.textContent ?? '').replace(/^\n+/, '').trimEnd().replace(LONG_BLANK_RUN, (run) => run.slice(0, MAX_CODE_BLANK_RUN));
   if (!code) return '';
   // A fence longer than any run of backticks inside the code.
   const longestRun = Math.max(0, ...(code.match(/`+/g) ?? []).map((run) => run.length));
@@ -157,7 +164,7 @@ function addTableRules(service: TurndownService): void {
     filter: ['th', 'td'],
     replacement: (content, node) => {
       if (isLayout(tableOf(node))) return `\n\n${content}\n\n`;
-      return ` ${content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim()} |`;
+      return ` ${joinedLines(content).replace(/\|/g, '\\|').trim()} |`;
     },
   });
   service.addRule('tableRow', {
@@ -188,7 +195,7 @@ function addTableRules(service: TurndownService): void {
 /** Normalizes blank lines and trailing spaces, and bounds the size at a paragraph boundary. */
 export function tidyMarkdown(markdown: string, maxChars = MAX_MARKDOWN_CHARS): string {
   let text = markdown
-    .replace(/[ \t]+$/gm, '')
+    .replace(/[ \t]+/g, (blanks, at: number, all: string) => (at + blanks.length === all.length || LINE_END.test(all[at + blanks.length]) ? '' : blanks))
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   if (text.length > maxChars) {
@@ -200,4 +207,20 @@ export function tidyMarkdown(markdown: string, maxChars = MAX_MARKDOWN_CHARS): s
     text += `\n\n[…] (cut here: the page goes on beyond ${maxChars.toLocaleString('en')} characters; the rest is at its source URL)`;
   }
   return text;
+}
+
+// Whitespace handled run by run: /\s*\n\s*/, /\n+$/ and /[ \t]+$/m read a long run to its end
+// from each of its characters (quadratic in a page of blanks).
+const LINE_END = /[\n\r\u2028\u2029]/;
+
+/** Each run of whitespace that holds a line break, as one space. */
+function joinedLines(text: string): string {
+  return text.replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
+}
+
+/** Without its leading and trailing line breaks. */
+function withoutEdgeNewlines(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end--;
+  return text.slice(0, end).replace(/^\n+/, '');
 }

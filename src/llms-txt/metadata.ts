@@ -1,6 +1,6 @@
 // Page metadata read from the parsed document before Readability rewrites it: title candidates,
 // descriptions, site name and language, from <meta> tags, JSON-LD, <title> and headings.
-import { compactKey, decodeEntities, normalizeWhitespace, tokenize } from './text.ts';
+import { candidateText, compactKey, decodeEntities, tokenize } from './text.ts';
 import { trimDocumentTitle } from './title.ts';
 
 export interface PageMetadata {
@@ -159,7 +159,7 @@ function asString(value: unknown): string | null {
 }
 
 function clean(value: string | null | undefined): string | null {
-  const text = normalizeWhitespace(decodeEntities(value ?? ''));
+  const text = candidateText(decodeEntities(value ?? ''));
   return text || null;
 }
 

@@ -7,7 +7,7 @@
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading, LINK_LIST_SHARE } from './boilerplate.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
-import { normalizeWhitespace } from './text.ts';
+import { candidateText, normalizeWhitespace } from './text.ts';
 
 export interface OutlineLink {
   /** Absolute URL without its fragment. */
@@ -378,7 +378,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
   function readMeta(attrs: Record<string, string>) {
     outline.head.metaTags.push(attrs as MetaTag);
     const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
-    const content = normalizeWhitespace(attrs.content);
+    const content = candidateText(attrs.content);
     if ((attrs['http-equiv'] ?? '').toLowerCase() === 'refresh') {
       const match = /url\s*=\s*['"]?([^'"]+)/i.exec(attrs.content ?? '');
       if (match) outline.refresh = resolve(match[1]);
@@ -406,7 +406,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
     if (/^\s*(?:#|javascript:|mailto:|tel:)/i.test(link.href)) return;
     const target = resolve(link.href);
     if (!target) return;
-    const linkText = withoutPilcrow(normalizeWhitespace(link.parts.join('')));
+    const linkText = withoutPilcrow(candidateText(link.parts.join('')));
     if (!linkText || SEQUENCE_TEXT.test(linkText)) return;
     // A link opening a list item or a table cell is a contents entry, unless it points into another
     // page: "math.floor()" in a table of operations, "math" opening a changelog's item.
@@ -464,7 +464,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
     text = null;
     // Past the paragraphs an outline keeps, a paragraph's text is not worth assembling.
     if (current.kind === 'paragraph' && outline.paragraphs.length >= MAX_PARAGRAPHS) return;
-    const value = withoutPilcrow(normalizeWhitespace(current.parts.join('')));
+    const value = withoutPilcrow(candidateText(current.parts.join('')));
     switch (current.kind) {
       case 'title':
         outline.documentTitle ??= value || null;

@@ -3,7 +3,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
-import { normalizeWhitespace } from './text.ts';
+import { normalizeWhitespace, replaceMarkdownLinks } from './text.ts';
 import type { TokenCounter } from './tokens.ts';
 import type { DescribedPage, SiteSummary } from './types.ts';
 
@@ -182,9 +182,10 @@ function withoutNavigation(markdown: string, isRepeatedLine: (line: string) => b
 
 function isLanguageSwitcher(line: string): boolean {
   if (!line.includes('](')) return false;
-  const links = [...line.matchAll(/\[([^\]]+)\]\([^)]*\)/g)].map((match) => match[1].trim());
+  const links: string[] = [];
+  const withoutLinks = replaceMarkdownLinks(line, (text) => (links.push(text.trim()), ''), { nonEmpty: true });
   if (links.length < 3) return false;
-  const rest = line.replace(/\[[^\]]+\]\([^)]*\)/g, '').replace(/available languages:?|languages?:?|[\s|,/·•-]+/gi, '');
+  const rest = withoutLinks.replace(/available languages:?|languages?:?|[\s|,/·•-]+/gi, '');
   return rest === '' && links.filter((text) => LANGUAGE_NAMES.test(text)).length >= links.length * 0.8;
 }
 

@@ -1,5 +1,5 @@
 // Grouping a site's pages into llms.txt sections, and telling which pages are low-value.
-import { normalizeWhitespace } from './text.ts';
+import { normalizeWhitespace, trimEndOf } from './text.ts';
 
 export const OPTIONAL_SECTION = 'Optional';
 
@@ -47,7 +47,7 @@ export function sectionNameForSegment(segment: string): string {
 
 /** Cleans a section name a model wrote: one line, no trailing punctuation, at most 40 characters. */
 export function cleanSectionName(name: string | null | undefined): string | null {
-  const text = normalizeWhitespace(name).replace(/^#+\s*/, '').replace(/[.:;,]+$/, '');
+  const text = trimEndOf(normalizeWhitespace(name).replace(/^#+\s*/, ''), '.:;,');
   if (!text) return null;
   const short = text.length > 40 ? text.slice(0, 40).replace(/\s+\S*$/, '') || text.slice(0, 40) : text;
   return short.charAt(0).toUpperCase() + short.slice(1);

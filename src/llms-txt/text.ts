@@ -13,6 +13,22 @@ export function normalizeWhitespace(text: string | null | undefined): string {
 const NOT_NORMAL_WHITESPACE = /^\s|\s$|\s\s|[^\S ]|[\u200b\u2060\ufeff]/;
 const ZERO_WIDTH = /[\u200b\u2060\ufeff]/g;
 
+/**
+ * Longest candidate text (a title, heading, paragraph, link text, meta value) the rules read: far
+ * more than any of them uses, and a bound on what a crafted page makes each rule read.
+ */
+export const MAX_CANDIDATE_CHARS = 4096;
+
+/** A candidate text as the rules see it: whitespace collapsed, at most MAX_CANDIDATE_CHARS (not cutting a character in two). */
+export function candidateText(text: string | null | undefined): string {
+  const normal = normalizeWhitespace(text);
+  if (normal.length <= MAX_CANDIDATE_CHARS) return normal;
+  const end = isHighSurrogate(normal.charCodeAt(MAX_CANDIDATE_CHARS - 1)) ? MAX_CANDIDATE_CHARS - 1 : MAX_CANDIDATE_CHARS;
+  return normal.slice(0, end).trimEnd();
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ',
   ndash: '–', mdash: '—', hellip: '…', laquo: '«', raquo: '»',
@@ -73,7 +89,7 @@ export function truncateAtWord(text: string, max: number): string {
   const slice = text.slice(0, max - 1);
   const lastSpace = slice.lastIndexOf(' ');
   const cut = lastSpace > max * 0.6 ? slice.slice(0, lastSpace) : slice;
-  return `${cut.replace(/[\s,;:–—-]+$/u, '')}…`;
+  return `${trimEndOf(cut, ',;:–—-', { orSpace: true })}…`;
 }
 
 /**
@@ -154,4 +170,43 @@ export function listOf(items: readonly string[], max = Infinity, english = true)
 /** "Welcome!", "Hello there.": a greeting says nothing about a page or a site. */
 export function isGreeting(sentence: string): boolean {
   return /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence);
+}
+
+/**
+ * Replaces each markdown link `[text](target)` (or image, with `image`) as /\[([^\]]*)\]\([^)]*\)/g
+ * would (/\[([^\]]+)\]…/ with `nonEmpty`), in one pass: that expression read to the next `]` from
+ * every `[`, quadratic in a text of `[` without one.
+ */
+export function replaceMarkdownLinks(text: string, replace: (linkText: string) => string, { image = false, nonEmpty = false } = {}): string {
+  const opener = image ? '![' : '[';
+  let result = '';
+  let copied = 0;
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(opener, from);
+    if (open === -1) break;
+    const textStart = open + opener.length;
+    const close = text.indexOf(']', textStart);
+    if (close === -1) break;
+    // Every opener before this `]` ends its text there too, and fails as this one does.
+    if (text[close + 1] !== '(' || (nonEmpty && close === textStart)) {
+      from = close + 1;
+      continue;
+    }
+    const end = text.indexOf(')', close + 2);
+    if (end === -1) break;
+    result += text.slice(copied, open) + replace(text.slice(textStart, close));
+    copied = from = end + 1;
+  }
+  return copied === 0 ? text : result + text.slice(copied);
+}
+
+/**
+ * The text without the characters of `chars` (or whitespace, with `orSpace`) at its end, as
+ * /[…]+$/ would cut them: that expression reads a run of them to its end from each of them.
+ */
+export function trimEndOf(text: string, chars: string, { orSpace = false } = {}): string {
+  let end = text.length;
+  while (end > 0 && (chars.includes(text[end - 1]) || (orSpace && /\s/.test(text[end - 1])))) end--;
+  return end === text.length ? text : text.slice(0, end);
 }
