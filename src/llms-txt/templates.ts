@@ -14,27 +14,30 @@ const MAX_PARTS = 5;
 const PLAIN_WORD = /^\p{Ll}+[,.;:]?$/u;
 const SLOT = '#';
 
+/** A template's text is mostly names: at least one slot for this many plain words, over the whole text (prose that opens alike is not). */
+const MAX_WORDS_PER_SLOT = 2;
+
 /**
  * The text with each name or number (anything but a plain lower-case word) as one slot, runs of
  * slots as one, up to its first MAX_PARTS parts: "declaration: package: a.b, class: C" →
- * "declaration: package: # class: #". Empty when nothing varies or too little is left to be a frame.
+ * "declaration: package: # class: #". Empty when nothing varies, when too little is left to be a
+ * frame, or when the whole text is mostly plain words (sentences that merely open alike).
  */
 export function skeletonOf(text: string): string {
   const parts: string[] = [];
   let kept = 0;
   let slots = 0;
+  let previousWasSlot = false;
   for (const token of text.split(/\s+/)) {
-    if (parts.length === MAX_PARTS) break;
     if (token === '') continue;
-    if (PLAIN_WORD.test(token)) {
-      parts.push(token);
-      kept++;
-    } else if (parts[parts.length - 1] !== SLOT) {
-      parts.push(SLOT);
-      slots++;
-    }
+    const isWord = PLAIN_WORD.test(token);
+    if (isWord) kept++;
+    else if (!previousWasSlot) slots++;
+    if (parts.length < MAX_PARTS && (isWord || !previousWasSlot)) parts.push(isWord ? token : SLOT);
+    previousWasSlot = !isWord;
   }
-  return kept >= MIN_KEPT_WORDS && slots > 0 ? parts.join(' ') : '';
+  const mostlyNames = slots > 0 && kept <= slots * MAX_WORDS_PER_SLOT;
+  return mostlyNames && parts.filter((part) => part !== SLOT).length >= MIN_KEPT_WORDS ? parts.join(' ') : '';
 }
 
 /** Whether a text follows a template many pages' texts follow (each page's texts counted once). */
