@@ -1,0 +1,18 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findTemplatedTexts, skeletonOf } from './templates.ts';
+
+test('a line made of names in a fixed frame has a skeleton; prose that merely opens alike has none', () => {
+  assert.equal(skeletonOf('declaration: module: org.acme.base, package: org.acme.lang, class: StringUtils'), 'declaration: module: # package: #');
+  assert.equal(skeletonOf('The modules described in this chapter provide numeric and math-related functions and data types.'), '');
+  assert.equal(skeletonOf('StringUtils'), '');
+});
+
+test('chapter pages whose first sentences open alike are not a template', () => {
+  const topics = ['text processing services', 'numeric functions', 'file and directory access', 'data persistence', 'data compression', 'cryptographic services'];
+  const prose = topics.map((topic) => [`The modules described in this chapter provide ${topic} for programs of every kind, with examples.`]);
+  const declarations = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta'].map((name) => [`declaration: module: org.acme, package: org.acme.util, class: ${name}`]);
+  const isTemplated = findTemplatedTexts([...prose, ...declarations]);
+  assert.equal(prose.some(([text]) => isTemplated(text)), false);
+  assert.equal(declarations.every(([text]) => isTemplated(text)), true);
+});
