@@ -12,6 +12,8 @@ import { normalizeWhitespace, withoutNumbering } from './text.ts';
 export interface MapSection {
   name: string;
   nodes: MapNode[];
+  /** The pages the part held before its sub-groups were peeled off: it is read where they began. */
+  held: MapNode[];
 }
 
 interface Label {
@@ -24,6 +26,8 @@ interface Part {
   name: string;
   depth: number;
   nodes: MapNode[];
+  /** The pages the part held before its sub-groups were peeled off. */
+  held: MapNode[];
   splittable: boolean;
 }
 
@@ -40,7 +44,7 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   const grouped = usesGroups(home, chosen);
   const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped)]));
   const placedBeside = placeWithFolder(paths, chosen);
-  const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
+  const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], held: [], splittable: false };
   const parts: Part[] = [];
   for (const node of chosen) {
     const label = paths.get(node)![0];
@@ -49,13 +53,17 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
       continue;
     }
     let part = parts.find((candidate) => candidate.id === label.id);
-    if (!part) parts.push((part = { id: label.id, name: label.name, depth: 0, nodes: [], splittable: true }));
+    if (!part) parts.push((part = { id: label.id, name: label.name, depth: 0, nodes: [], held: [], splittable: true }));
     part.nodes.push(node);
+    part.held.push(node);
   }
   splitLargeParts(parts, paths, chosen.length);
 
   for (let i = parts.length - 1; i >= 0; i--) {
-    if (parts[i].nodes.length === 1) overview.nodes.push(...parts.splice(i, 1)[0].nodes);
+    if (parts[i].nodes.length !== 1) continue;
+    const [single] = parts.splice(i, 1)[0].nodes;
+    overview.nodes.push(single);
+    overview.held.push(single);
   }
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
   if (sections.length < MIN_SECTIONS) return null;
@@ -63,8 +71,12 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   const readingOrder = navigation ? navigationOrder(home, navigation) : (node: MapNode) => node.order;
   const position = (node: MapNode) => readingOrder(placedBeside.get(node) ?? node);
   const inReadingOrder = (a: MapNode, b: MapNode) => position(a) - position(b) || Number(placedBeside.has(a)) - Number(placedBeside.has(b)) || a.order - b.order;
-  for (const section of sections) section.nodes.sort(inReadingOrder);
-  const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.nodes[0], b.nodes[0]);
+  for (const section of sections) {
+    section.nodes.sort(inReadingOrder);
+    section.held.sort(inReadingOrder);
+  }
+  // A part read before the sub-groups peeled off it (the caption over them), then each sub-group.
+  const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.held[0], b.held[0]);
   const [first, ...rest] = sections;
   const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
   return capSections(ordered);
@@ -72,14 +84,15 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
 
 /**
  * The site's repeated navigation (see navigation.ts), when it names the parts: its top-level
- * labels sort the chosen pages into three or more groups, and the home page's own contents (its
+ * labels sort the chosen pages into two or more groups, and the home page's own contents (its
  * contents links that are not that navigation) do not list three parts themselves.
  */
 function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): Navigation | null {
   const navigation = findNavigation(home, map);
   if (navigation.size === 0) return null;
   const tops = new Set(chosen.map((node) => navigationPath(node, home, navigation)[0]?.id).filter(Boolean));
-  if (tops.size < MIN_SECTIONS) return null;
+  // Two groups and the pages above them (the home page) make three sections.
+  if (tops.size < MIN_SECTIONS - 1) return null;
   const ownEntries = home.outline.links.filter((link) => {
     const target = linkedNode(map.byKey, link.url);
     return link.kind === 'toc' && link.depth === 0 && target !== undefined && !navigation.has(target.key);
@@ -94,8 +107,9 @@ function navigationPath(node: MapNode, home: MapNode, navigation: Navigation): L
   for (; step && step !== home && !navigation.has(step.key); step = step.via) chain.unshift(step);
   if (!step || step === home) return [];
   const names = navigation.get(step.key)!.labels;
-  // Groups by their labels' text (one part however many pages repeat it); the entry itself by its page.
-  const labels = names.map((name, index) => ({ id: index === names.length - 1 && index > 0 ? `page:${step.key}` : `nav:${names.slice(0, index + 1).join('\n').toLowerCase()}`, name }));
+  // Groups by their labels' text (one part however many pages repeat it), an entry alike: the entry
+  // with the entries nested under it is one group.
+  const labels = names.map((name, index) => ({ id: `nav:${names.slice(0, index + 1).join('\n').toLowerCase()}`, name }));
   for (const below of chain) labels.push({ id: `page:${below.key}`, name: below.viaLink?.text ?? below.outline.h1 ?? '' });
   return labels;
 }
@@ -196,8 +210,9 @@ function splitLargeParts(parts: Part[], paths: Map<MapNode, Label[]>, total: num
     for (const node of large.nodes) {
       const label = paths.get(node)![large.depth + 1];
       if (!label) continue;
-      const sub = subParts.get(label.id) ?? { id: label.id, name: label.name, depth: large.depth + 1, nodes: [], splittable: true };
+      const sub = subParts.get(label.id) ?? { id: label.id, name: label.name, depth: large.depth + 1, nodes: [], held: [], splittable: true };
       sub.nodes.push(node);
+      sub.held.push(node);
       subParts.set(label.id, sub);
     }
     if (subParts.size < 2) {
@@ -226,8 +241,10 @@ function mergeByName(parts: Part[]): MapSection[] {
   for (const part of parts) {
     const name = sectionName(part.name);
     const same = sections.find((section) => section.name.toLowerCase() === name.toLowerCase());
-    if (same) same.nodes.push(...part.nodes);
-    else sections.push({ name, nodes: [...part.nodes] });
+    if (same) {
+      same.nodes.push(...part.nodes);
+      same.held.push(...part.held);
+    } else sections.push({ name, nodes: [...part.nodes], held: [...part.held] });
   }
   return sections;
 }
@@ -245,5 +262,6 @@ function capSections(sections: MapSection[]): MapSection[] {
   const keep = new Set([...sections].sort((a, b) => b.nodes.length - a.nodes.length).slice(0, MAX_SECTIONS - 1));
   const kept = sections.filter((section) => keep.has(section));
   const more = sections.filter((section) => !keep.has(section)).flatMap((section) => section.nodes);
-  return [...kept, { name: 'More', nodes: more.sort((a, b) => a.order - b.order) }];
+  more.sort((a, b) => a.order - b.order);
+  return [...kept, { name: 'More', nodes: more, held: more }];
 }

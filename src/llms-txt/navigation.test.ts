@@ -130,6 +130,50 @@ describe('sections from the navigation the pages repeat', () => {
       ...groups.map(([caption, members]): [string, string[]] => [caption, members.map((page) => page.title)]),
     ]);
   });
+  test("a sidebar of two captioned parts: each a section; the larger splits by its own sub-groups only, never by an item without a link", async () => {
+    const page = (path: string, title: string, text: string): SidebarPage => ({ path, title, text });
+    const userGuide = [
+      page('/guide/install.html', 'Installation', 'Acme is installed from the package index with one command.'),
+      page('/guide/reading.html', 'Reading a plan', 'A plan lists the shelves of one rack from the floor up.'),
+      page('/guide/creating.html', 'Creating a plan', 'The new command writes a plan with one shelf to start from.'),
+    ];
+    const commands = page('/cli/index.html', 'Command line', 'The acme command plans, builds and checks shelves.');
+    const subcommands = [
+      page('/cli/plan.html', 'plan', 'Writes a plan for the shelves the rack can hold.'),
+      page('/cli/build.html', 'build', 'Builds the shelves a plan describes, one rack at a time.'),
+      page('/cli/check.html', 'check', 'Checks that every shelf of a plan bears its load.'),
+      page('/cli/clean.html', 'clean', 'Removes the drawings a build left behind in the output folder.'),
+    ];
+    const format = page('/format/index.html', 'Format', 'The files a plan is written in, and what each line means.');
+    const formatPages = [
+      page('/format/summary.html', 'Summary file', 'The summary file lists the racks of a plan in their order.'),
+      page('/format/config.html', 'Configuration', 'Settings change the units, the materials and the output.'),
+    ];
+    const plain = [
+      page('/ci.html', 'Continuous integration', 'Plans can be checked on every change by a build server.'),
+      page('/misc/contributors.html', 'Contributors', 'The people who wrote and improved Acme over the years.'),
+    ];
+    const item = (entry: SidebarPage) => `<li class="chapter-item"><a href="${entry.path}">${entry.title}</a></li>`;
+    // An item without a link (a chapter not yet written) ends its nested list: it captions nothing.
+    const sidebar = () =>
+      `<ol class="chapter"><li class="part-title">User Guide</li>${userGuide.map(item).join('')}<li class="part-title">Reference Guide</li>` +
+      `${item(commands)}<li><ol class="section">${subcommands.map(item).join('')}</ol></li>` +
+      `${item(format)}<li><ol class="section">${item(formatPages[0])}<li><ol class="section"><li class="chapter-item"><div>Draft chapter</div></li></ol></li>${item(formatPages[1])}</ol></li>` +
+      `${plain.map(item).join('')}</ol>`;
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/guide/install.html">Get started</a></p></main></body></html>`,
+    };
+    const all = [...userGuide, commands, ...subcommands, format, ...formatPages, ...plain];
+    const result = await generateLlmsTxt([home, ...all.map((entry) => withSidebar(entry, sidebar))], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt), [
+      ['Overview', ['Acme']],
+      ['User Guide', userGuide.map((entry) => entry.title)],
+      ['Reference Guide', [format, ...formatPages, ...plain].map((entry) => entry.title)],
+      ['Command line', [commands, ...subcommands].map((entry) => entry.title)],
+    ]);
+  });
 });
 
 describe('furniture most pages share', () => {
