@@ -196,6 +196,21 @@ describe('furniture most pages share', () => {
     assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), chapters);
   });
 
+  test("a \" | Name\" end that most titles with parts share is dropped, though pages with a bare og:title have no parts", async () => {
+    const node = (path: string, title: string, ogTitle: boolean, text: string): PageInput => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title} | Shelf Book</title>${ogTitle ? `<meta property="og:title" content="${title}">` : ''}</head>
+        <body><h1>${title}</h1><p>${text}</p></body></html>`,
+    });
+    const titles = ['Buttons', 'Columns', 'Details', 'Hints', 'Tabs', 'Plans', 'Racks', 'Widgets', 'Loads', 'Walls'];
+    // Half the pages carry an og:title: their title is the bare name, no " | Acme Shelves" to count.
+    const pages = titles.map((title, index) => node(`/docs/${title.toLowerCase()}/`, title, index % 2 === 0, `The ${title.toLowerCase()} page explains one part of a shelf in full detail.`));
+    const home = node('/', 'Introduction', true, `Shelves built from a plan.</p><ul>${titles.map((title) => `<li><a href="/docs/${title.toLowerCase()}/">${title}</a></li>`).join('')}</ul><p>`);
+    const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const listed = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => link.title));
+    assert.deepEqual(listed.filter((title) => title !== 'Introduction' && title !== 'Shelf Book').sort(), [...titles].sort());
+  });
+
   test("a parenthesised end most titles share (an API's name and version) is dropped from each title", async () => {
     const classes = ['StringUtils', 'ArrayUtils', 'CharSet', 'Validate'];
     const page = (path: string, title: string, text: string): PageInput => ({
