@@ -211,6 +211,25 @@ describe('furniture most pages share', () => {
     assert.deepEqual(listed.filter((title) => title !== 'Introduction' && title !== 'Shelf Book').sort(), [...titles].sort());
   });
 
+  for (const [kind, notice] of [
+    ['a release notice', 'for Acme 2.1.4 The latest version of this documentation can be found on-line at <a href="https://acme.dev/latest/">https://acme.dev/latest/</a>.'],
+    ['a byline', 'by Jane Doe and the many people who wrote its chapters'],
+  ]) test(`the summary is the site's first descriptive sentence, not ${kind}`, async () => {
+    const node = (path: string, title: string, body: string): PageInput => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`,
+    });
+    const chapters = ['Overview', 'Planning', 'Building', 'Checking'];
+    const home = node('/index.html', 'Acme Reference Manual', `<p>${notice}</p><ul>${chapters.map((title) => `<li><a href="/${title.toLowerCase()}.html">${title}</a></li>`).join('')}</ul>`);
+    const pages = chapters.map((title, index) =>
+      node(`/${title.toLowerCase()}.html`, title, index === 0 ? '<p>Acme is a library that plans shelves and checks the loads they bear.</p>' : `<p>The ${title.toLowerCase()} chapter explains one step in full detail.</p>`),
+    );
+    const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const file = parseLlmsTxt(result.llmsTxt);
+    assert.equal(file.summary, 'Acme is a library that plans shelves and checks the loads they bear.');
+    if (kind === 'a release notice') assert.doesNotMatch(file.sections[0].links[0].description ?? '', /latest version/);
+  });
+
   test("a parenthesised end most titles share (an API's name and version) is dropped from each title", async () => {
     const classes = ['StringUtils', 'ArrayUtils', 'CharSet', 'Validate'];
     const page = (path: string, title: string, text: string): PageInput => ({

@@ -155,3 +155,10 @@ export function listOf(items: readonly string[], max = Infinity, english = true)
 export function isGreeting(sentence: string): boolean {
   return /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence);
 }
+
+/** A text that writes out a web address ("… can be found on-line at https://…") points elsewhere. */
+export function writesOutAddress(text: string): boolean {
+  return WRITTEN_OUT_ADDRESS.test(text);
+}
+
+const WRITTEN_OUT_ADDRESS = /\bhttps?:\/\/\S/i;
