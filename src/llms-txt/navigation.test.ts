@@ -227,7 +227,7 @@ describe('furniture most pages share', () => {
     const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
     const file = parseLlmsTxt(result.llmsTxt);
     assert.equal(file.summary, 'Acme is a library that plans shelves and checks the loads they bear.');
-    if (kind === 'a release notice') assert.doesNotMatch(file.sections[0].links[0].description ?? '', /latest version/);
+    if (kind === 'a release notice') assert.doesNotMatch(file.sections[0].links[0].notes ?? '', /latest version/);
   });
 
   test("a parenthesised end most titles share (an API's name and version) is dropped from each title", async () => {
