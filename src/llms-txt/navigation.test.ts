@@ -174,6 +174,32 @@ describe('sections from the navigation the pages repeat', () => {
       ['Command line', [commands, ...subcommands].map((entry) => entry.title)],
     ]);
   });
+  test("an older version's pages, repeating the current pages' paths under its number, are not chosen over them: only its entry page is listed, in Optional", async () => {
+    const groups: Array<[string, SidebarPage[]]> = ['Guide', 'Commands', 'Settings'].map((caption) => [
+      caption,
+      [1, 2, 3].map((n) => ({ path: `/${caption.toLowerCase()}/${n}/`, title: `${caption} ${n}`, text: `Part ${n} of the ${caption.toLowerCase()} explains one more thing in full.` })),
+    ]);
+    const versions = ['1.0', '1.1'];
+    const sidebar = (prefix: string) => () =>
+      `<ul>${versions.map((version) => `<li><a href="/${version}/">Acme ${version}</a></li>`).join('')}</ul>` +
+      groups.map(([caption, members]) => `<h2>${caption}</h2><ul>${members.map((page) => `<li><a href="${prefix}${page.path}">${page.title}</a></li>`).join('')}</ul>`).join('');
+    const homeOf = (prefix: string, text: string): PageInput => ({
+      url: `https://acme.dev${prefix}/`,
+      html: `<html lang="en"><head><title>Acme</title></head><body><aside><nav>${sidebar(prefix)()}</nav></aside><main><h1>Acme</h1><p>${text}</p></main></body></html>`,
+    });
+    const current = groups.flatMap(([, members]) => members);
+    const older = versions.flatMap((version) => [
+      homeOf(`/${version}`, `Acme ${version} built shelves from a plan, as its manual explains.`),
+      ...current.map((page) => withSidebar({ ...page, path: `/${version}${page.path}`, text: `${page.text} (Acme ${version})` }, sidebar(`/${version}`))),
+    ]);
+    // Old versions arrive first, as a crawl that follows the version menu may read them.
+    const pages = [homeOf('', 'Shelves built from a plan, checked before they are built.'), ...older, ...current.map((page) => withSidebar(page, sidebar('')))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple', maxPages: 12 });
+    const file = parseLlmsTxt(result.llmsTxt);
+    const listed = (section: string) => file.sections.filter((each) => (section === 'Optional') === (each.name === 'Optional')).flatMap((each) => each.links.map((link) => new URL(link.url).pathname));
+    assert.deepEqual(listed('main').sort(), ['/', ...current.map((page) => page.path)].sort());
+    assert.deepEqual(listed('Optional').sort(), versions.map((version) => `/${version}/`));
+  });
 });
 
 describe('furniture most pages share', () => {
