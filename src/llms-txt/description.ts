@@ -190,12 +190,13 @@ export function shorten(text: string): string {
  * A paragraph that opens by sending the reader elsewhere ("See Section 19.9 for more information
  * about setting up SSL. The configuration parameters…", which goes on about one of the page's
  * parts), or a lead-in that would be cut short ("The constants defined in this module are:" →
- * "The constants defined in this module…"), or one that writes out an address (a release notice's
- * "The latest version … can be found on-line at https://…"): below the page's parts as a description.
+ * "The constants defined in this module…"), or a fragment that writes out an address (a release
+ * notice's "for Acme 2.1 The latest version … can be found on-line at https://…"): below the page's
+ * parts as a description.
  */
 function saysNothingOfItsPage(text: string): boolean {
   const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text).endsWith('…');
-  return breaksOff || POINTS_ELSEWHERE.test(text) || writesOutAddress(text);
+  return breaksOff || POINTS_ELSEWHERE.test(text) || (writesOutAddress(text) && /^\p{Ll}/u.test(text));
 }
 
 function withoutDanglingEnd(words: string): string {

@@ -5,15 +5,13 @@
 // sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
 // the caller then falls back to URL folders.
 import type { OutlineLink } from './outline.ts';
-import { findNavigation, type Navigation } from './navigation.ts';
+import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, withoutNumbering } from './text.ts';
 
 export interface MapSection {
   name: string;
   nodes: MapNode[];
-  /** The pages the part held before its sub-groups were peeled off: it is read where they began. */
-  held: MapNode[];
 }
 
 interface Label {
@@ -26,8 +24,6 @@ interface Part {
   name: string;
   depth: number;
   nodes: MapNode[];
-  /** The pages the part held before its sub-groups were peeled off. */
-  held: MapNode[];
   splittable: boolean;
 }
 
@@ -40,11 +36,12 @@ const MAX_SECTIONS = 25;
 export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
   const home = map.home;
   if (!home) return null;
-  const navigation = siteNavigation(home, map, chosen);
+  const tree = siteNavigation(home, map, chosen);
+  const navigation = tree?.navigation ?? null;
   const grouped = usesGroups(home, chosen);
   const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped)]));
   const placedBeside = placeWithFolder(paths, chosen);
-  const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], held: [], splittable: false };
+  const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
   const parts: Part[] = [];
   for (const node of chosen) {
     const label = paths.get(node)![0];
@@ -53,17 +50,16 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
       continue;
     }
     let part = parts.find((candidate) => candidate.id === label.id);
-    if (!part) parts.push((part = { id: label.id, name: label.name, depth: 0, nodes: [], held: [], splittable: true }));
+    if (!part) parts.push((part = { id: label.id, name: label.name, depth: 0, nodes: [], splittable: true }));
     part.nodes.push(node);
-    part.held.push(node);
   }
   splitLargeParts(parts, paths, chosen.length);
 
-  for (let i = parts.length - 1; i >= 0; i--) {
+  // A contents page names each of its entries a part of the site, however short; elsewhere a
+  // part of one page joins the overview.
+  for (let i = parts.length - 1; i >= 0 && !tree?.fromContentsPage; i--) {
     if (parts[i].nodes.length !== 1) continue;
-    const [single] = parts.splice(i, 1)[0].nodes;
-    overview.nodes.push(single);
-    overview.held.push(single);
+    overview.nodes.push(...parts.splice(i, 1)[0].nodes);
   }
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
   if (sections.length < MIN_SECTIONS) return null;
@@ -71,25 +67,25 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   const readingOrder = navigation ? navigationOrder(home, navigation) : (node: MapNode) => node.order;
   const position = (node: MapNode) => readingOrder(placedBeside.get(node) ?? node);
   const inReadingOrder = (a: MapNode, b: MapNode) => position(a) - position(b) || Number(placedBeside.has(a)) - Number(placedBeside.has(b)) || a.order - b.order;
-  for (const section of sections) {
-    section.nodes.sort(inReadingOrder);
-    section.held.sort(inReadingOrder);
-  }
-  // A part read before the sub-groups peeled off it (the caption over them), then each sub-group.
-  const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.held[0], b.held[0]);
+  for (const section of sections) section.nodes.sort(inReadingOrder);
+  const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.nodes[0], b.nodes[0]);
   const [first, ...rest] = sections;
   const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
   return capSections(ordered);
 }
 
 /**
- * The site's repeated navigation (see navigation.ts), when it names the parts: its top-level
- * labels sort the chosen pages into two or more groups, and the home page's own contents (its
- * contents links that are not that navigation) do not list three parts themselves.
+ * The site's repeated navigation (see navigation.ts), or where none repeats its contents page,
+ * when it names the parts: its top-level labels sort the chosen pages into two or more groups,
+ * and the home page's own contents (its contents links that are not that navigation) do not list
+ * three parts themselves.
  */
-function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): Navigation | null {
-  const navigation = findNavigation(home, map);
-  if (navigation.size === 0) return null;
+function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): { navigation: Navigation; fromContentsPage: boolean } | null {
+  const repeated = findNavigation(home, map);
+  // A home page that is a contents page itself keeps its own parts (see labelPath).
+  const homeContents = home.outline.links.filter((link) => link.kind === 'toc' && !link.inNavigation && linkedNode(map.byKey, link.url) !== undefined).length;
+  const navigation = repeated.size > 0 ? repeated : homeContents < MIN_SECTIONS ? findContentsPage(home, map) : null;
+  if (!navigation) return null;
   const tops = new Set(chosen.map((node) => navigationPath(node, home, navigation)[0]?.id).filter(Boolean));
   // Two groups and the pages above them (the home page) make three sections.
   if (tops.size < MIN_SECTIONS - 1) return null;
@@ -97,7 +93,7 @@ function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[])
     const target = linkedNode(map.byKey, link.url);
     return link.kind === 'toc' && link.depth === 0 && target !== undefined && !navigation.has(target.key);
   });
-  return ownEntries.length >= MIN_SECTIONS ? null : navigation;
+  return ownEntries.length >= MIN_SECTIONS ? null : { navigation, fromContentsPage: navigation !== repeated };
 }
 
 /** The labels of the navigation entry a page is, or is reached from, then each link followed from there. */
@@ -210,9 +206,8 @@ function splitLargeParts(parts: Part[], paths: Map<MapNode, Label[]>, total: num
     for (const node of large.nodes) {
       const label = paths.get(node)![large.depth + 1];
       if (!label) continue;
-      const sub = subParts.get(label.id) ?? { id: label.id, name: label.name, depth: large.depth + 1, nodes: [], held: [], splittable: true };
+      const sub = subParts.get(label.id) ?? { id: label.id, name: label.name, depth: large.depth + 1, nodes: [], splittable: true };
       sub.nodes.push(node);
-      sub.held.push(node);
       subParts.set(label.id, sub);
     }
     if (subParts.size < 2) {
@@ -241,10 +236,8 @@ function mergeByName(parts: Part[]): MapSection[] {
   for (const part of parts) {
     const name = sectionName(part.name);
     const same = sections.find((section) => section.name.toLowerCase() === name.toLowerCase());
-    if (same) {
-      same.nodes.push(...part.nodes);
-      same.held.push(...part.held);
-    } else sections.push({ name, nodes: [...part.nodes], held: [...part.held] });
+    if (same) same.nodes.push(...part.nodes);
+    else sections.push({ name, nodes: [...part.nodes] });
   }
   return sections;
 }
@@ -262,6 +255,5 @@ function capSections(sections: MapSection[]): MapSection[] {
   const keep = new Set([...sections].sort((a, b) => b.nodes.length - a.nodes.length).slice(0, MAX_SECTIONS - 1));
   const kept = sections.filter((section) => keep.has(section));
   const more = sections.filter((section) => !keep.has(section)).flatMap((section) => section.nodes);
-  more.sort((a, b) => a.order - b.order);
-  return [...kept, { name: 'More', nodes: more, held: more }];
+  return [...kept, { name: 'More', nodes: more.sort((a, b) => a.order - b.order) }];
 }

@@ -170,8 +170,8 @@ describe('sections from the navigation the pages repeat', () => {
     assert.deepEqual(sectionsOf(result.llmsTxt), [
       ['Overview', ['Acme']],
       ['User Guide', userGuide.map((entry) => entry.title)],
-      ['Reference Guide', [format, ...formatPages, ...plain].map((entry) => entry.title)],
       ['Command line', [commands, ...subcommands].map((entry) => entry.title)],
+      ['Reference Guide', [format, ...formatPages, ...plain].map((entry) => entry.title)],
     ]);
   });
   test("an older version's pages, repeating the current pages' paths under its number, are not chosen over them: only its entry page is listed, in Optional", async () => {
@@ -199,6 +199,39 @@ describe('sections from the navigation the pages repeat', () => {
     const listed = (section: string) => file.sections.filter((each) => (section === 'Optional') === (each.name === 'Optional')).flatMap((each) => each.links.map((link) => new URL(link.url).pathname));
     assert.deepEqual(listed('main').sort(), ['/', ...current.map((page) => page.path)].sort());
     assert.deepEqual(listed('Optional').sort(), versions.map((version) => `/${version}/`));
+  });
+  test("where no link block repeats, a page whose content lists most of the site's pages (a sitemap page) is the tree: each of its entries a section", async () => {
+    const page = (path: string, title: string): SidebarPage => ({ path, title, text: `The ${title.toLowerCase()} page explains one part of Acme in full detail.` });
+    const singles = [page('/install/', 'Installation'), page('/reference/', 'Library Reference'), page('/cli/', 'Command Line')];
+    const extensions = page('/extensions/', 'Extensions');
+    const builtIn = ['Tables', 'Footnotes', 'Abbreviations', 'Admonition', 'Smarty'].map((title) => page(`/extensions/${title.toLowerCase()}/`, title));
+    const after = [page('/extensions/api/', 'Extension API'), page('/test_tools/', 'Test Tools')];
+    const item = (entry: SidebarPage) => `<li><a href="${entry.path}">${entry.title}</a></li>`;
+    const sitemap: PageInput = {
+      url: 'https://acme.dev/sitemap.html',
+      html: `<html lang="en"><head><title>Sitemap</title></head><body><div role="main"><h1>Sitemap</h1><ul><li>Acme</li>${singles.map(item).join('')}${item(extensions)}
+        <li>Built-in extensions<ul>${builtIn.map(item).join('')}</ul></li>${after.map(item).join('')}</ul></div></body></html>`,
+    };
+    // Each page's sidebar holds its own headings only; its menu bar's link to the sitemap is chrome.
+    const render = (entry: SidebarPage): PageInput => ({
+      url: `https://acme.dev${entry.path}`,
+      html: `<html lang="en"><head><title>${entry.title}</title></head><body><div class="related" role="navigation"><a href="/sitemap.html">index</a></div>
+        <div class="sidebar" role="navigation"><ul><li><a href="#top">${entry.title}</a></li></ul></div>
+        <div role="main"><h1>${entry.title}</h1><p>${entry.text}</p></div></body></html>`,
+    });
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><div class="related" role="navigation"><a href="/sitemap.html">index</a></div><div role="main"><h1>Acme</h1>
+        <p>Acme turns plain text into shelves. To get started, see the <a href="/install/">installation</a>, the <a href="/reference/">reference</a> and the <a href="/extensions/">extensions</a>.</p></div></body></html>`,
+    };
+    const all = [...singles, extensions, ...builtIn, ...after];
+    const result = await generateLlmsTxt([home, ...all.map(render), sitemap], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt).filter(([name]) => name !== 'Optional'), [
+      ['Overview', ['Acme']],
+      ...singles.map((entry): [string, string[]] => [entry.title, [entry.title]]),
+      ['Extensions', [extensions, ...builtIn].map((entry) => entry.title)],
+      ...after.map((entry): [string, string[]] => [entry.title, [entry.title]]),
+    ]);
   });
 });
 
