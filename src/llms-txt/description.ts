@@ -3,7 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering } from './text.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering, writesOutAddress } from './text.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -192,11 +192,13 @@ export function shorten(text: string): string {
  * A paragraph that opens by sending the reader elsewhere ("See Section 19.9 for more information
  * about setting up SSL. The configuration parameters…", which goes on about one of the page's
  * parts), or a lead-in that would be cut short ("The constants defined in this module are:" →
- * "The constants defined in this module…"): below the page's parts as a description.
+ * "The constants defined in this module…"), or a fragment that writes out an address (a release
+ * notice's "for Acme 2.1 The latest version … can be found on-line at https://…"): below the page's
+ * parts as a description.
  */
 function saysNothingOfItsPage(text: string): boolean {
   const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text).endsWith('…');
-  return breaksOff || POINTS_ELSEWHERE.test(text);
+  return breaksOff || POINTS_ELSEWHERE.test(text) || (writesOutAddress(text) && /^\p{Ll}/u.test(text));
 }
 
 function withoutDanglingEnd(words: string): string {

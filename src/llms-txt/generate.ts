@@ -14,6 +14,7 @@ import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
+import { olderVersionPages } from './sections.ts';
 import { inLanguageOf, isEnglish, languageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { compactKey } from './text.ts';
@@ -134,9 +135,13 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
 
   // The start page arrives first: it is the home page when the site's URL itself forwarded elsewhere.
   const home = arrived.find((c) => pageKey(c.outline.url) === homeKey || c.aliases.some((alias) => pageKey(alias) === homeKey)) ?? arrived[0];
-  const candidates = inLanguageOf(home, arrived);
+  const inLanguage = inLanguageOf(home, arrived);
+  // An older version's pages repeat the current ones: only its entry page is worth listing (in Optional).
+  const olderVersions = olderVersionPages(inLanguage.map((candidate) => candidate.outline.url));
+  const candidates = inLanguage.filter((candidate) => olderVersions.get(candidate.outline.url) !== false);
   const outlines = candidates.map((candidate) => candidate.outline);
   const secondary = findSecondaryPages(outlines, home?.outline);
+  for (const [url, entry] of olderVersions) if (entry) secondary.add(url);
   const map = buildSiteMap(
     home?.outline.url ?? options.siteUrl,
     candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), priority: page.priority })),

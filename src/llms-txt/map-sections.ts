@@ -5,7 +5,7 @@
 // sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
 // the caller then falls back to URL folders.
 import type { OutlineLink } from './outline.ts';
-import { findNavigation, type Navigation } from './navigation.ts';
+import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
 
@@ -36,7 +36,8 @@ const MAX_SECTIONS = 25;
 export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
   const home = map.home;
   if (!home) return null;
-  const navigation = siteNavigation(home, map, chosen);
+  const tree = siteNavigation(home, map, chosen);
+  const navigation = tree?.navigation ?? null;
   const grouped = usesGroups(home, chosen);
   const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped)]));
   const placedBeside = placeWithFolder(paths, chosen);
@@ -54,8 +55,11 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   }
   splitLargeParts(parts, paths, chosen.length);
 
-  for (let i = parts.length - 1; i >= 0; i--) {
-    if (parts[i].nodes.length === 1) overview.nodes.push(...parts.splice(i, 1)[0].nodes);
+  // A contents page names each of its entries a part of the site, however short; elsewhere a
+  // part of one page joins the overview.
+  for (let i = parts.length - 1; i >= 0 && !tree?.fromContentsPage; i--) {
+    if (parts[i].nodes.length !== 1) continue;
+    overview.nodes.push(...parts.splice(i, 1)[0].nodes);
   }
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
   if (sections.length < MIN_SECTIONS) return null;
@@ -71,20 +75,25 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
 }
 
 /**
- * The site's repeated navigation (see navigation.ts), when it names the parts: its top-level
- * labels sort the chosen pages into three or more groups, and the home page's own contents (its
- * contents links that are not that navigation) do not list three parts themselves.
+ * The site's repeated navigation (see navigation.ts), or where none repeats its contents page,
+ * when it names the parts: its top-level labels sort the chosen pages into two or more groups,
+ * and the home page's own contents (its contents links that are not that navigation) do not list
+ * three parts themselves.
  */
-function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): Navigation | null {
-  const navigation = findNavigation(home, map);
-  if (navigation.size === 0) return null;
+function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): { navigation: Navigation; fromContentsPage: boolean } | null {
+  const repeated = findNavigation(home, map);
+  // A home page that is a contents page itself keeps its own parts (see labelPath).
+  const homeContents = home.outline.links.filter((link) => link.kind === 'toc' && !link.inNavigation && linkedNode(map.byKey, link.url) !== undefined).length;
+  const navigation = repeated.size > 0 ? repeated : homeContents < MIN_SECTIONS ? findContentsPage(home, map) : null;
+  if (!navigation) return null;
   const tops = new Set(chosen.map((node) => navigationPath(node, home, navigation)[0]?.id).filter(Boolean));
-  if (tops.size < MIN_SECTIONS) return null;
+  // Two groups and the pages above them (the home page) make three sections.
+  if (tops.size < MIN_SECTIONS - 1) return null;
   const ownEntries = home.outline.links.filter((link) => {
     const target = linkedNode(map.byKey, link.url);
     return link.kind === 'toc' && link.depth === 0 && target !== undefined && !navigation.has(target.key);
   });
-  return ownEntries.length >= MIN_SECTIONS ? null : navigation;
+  return ownEntries.length >= MIN_SECTIONS ? null : { navigation, fromContentsPage: navigation !== repeated };
 }
 
 /** The labels of the navigation entry a page is, or is reached from, then each link followed from there. */
@@ -94,8 +103,9 @@ function navigationPath(node: MapNode, home: MapNode, navigation: Navigation): L
   for (; step && step !== home && !navigation.has(step.key); step = step.via) chain.unshift(step);
   if (!step || step === home) return [];
   const names = navigation.get(step.key)!.labels;
-  // Groups by their labels' text (one part however many pages repeat it); the entry itself by its page.
-  const labels = names.map((name, index) => ({ id: index === names.length - 1 && index > 0 ? `page:${step.key}` : `nav:${names.slice(0, index + 1).join('\n').toLowerCase()}`, name }));
+  // Groups by their labels' text (one part however many pages repeat it), an entry alike: the entry
+  // with the entries nested under it is one group.
+  const labels = names.map((name, index) => ({ id: `nav:${names.slice(0, index + 1).join('\n').toLowerCase()}`, name }));
   for (const below of chain) labels.push({ id: `page:${below.key}`, name: below.viaLink?.text ?? below.outline.h1 ?? '' });
   return labels;
 }

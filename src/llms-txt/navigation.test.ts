@@ -130,6 +130,109 @@ describe('sections from the navigation the pages repeat', () => {
       ...groups.map(([caption, members]): [string, string[]] => [caption, members.map((page) => page.title)]),
     ]);
   });
+  test("a sidebar of two captioned parts: each a section; the larger splits by its own sub-groups only, never by an item without a link", async () => {
+    const page = (path: string, title: string, text: string): SidebarPage => ({ path, title, text });
+    const userGuide = [
+      page('/guide/install.html', 'Installation', 'Acme is installed from the package index with one command.'),
+      page('/guide/reading.html', 'Reading a plan', 'A plan lists the shelves of one rack from the floor up.'),
+      page('/guide/creating.html', 'Creating a plan', 'The new command writes a plan with one shelf to start from.'),
+    ];
+    const commands = page('/cli/index.html', 'Command line', 'The acme command plans, builds and checks shelves.');
+    const subcommands = [
+      page('/cli/plan.html', 'plan', 'Writes a plan for the shelves the rack can hold.'),
+      page('/cli/build.html', 'build', 'Builds the shelves a plan describes, one rack at a time.'),
+      page('/cli/check.html', 'check', 'Checks that every shelf of a plan bears its load.'),
+      page('/cli/clean.html', 'clean', 'Removes the drawings a build left behind in the output folder.'),
+    ];
+    const format = page('/format/index.html', 'Format', 'The files a plan is written in, and what each line means.');
+    const formatPages = [
+      page('/format/summary.html', 'Summary file', 'The summary file lists the racks of a plan in their order.'),
+      page('/format/config.html', 'Configuration', 'Settings change the units, the materials and the output.'),
+    ];
+    const plain = [
+      page('/ci.html', 'Continuous integration', 'Plans can be checked on every change by a build server.'),
+      page('/misc/contributors.html', 'Contributors', 'The people who wrote and improved Acme over the years.'),
+    ];
+    const item = (entry: SidebarPage) => `<li class="chapter-item"><a href="${entry.path}">${entry.title}</a></li>`;
+    // An item without a link (a chapter not yet written) ends its nested list: it captions nothing.
+    const sidebar = () =>
+      `<ol class="chapter"><li class="part-title">User Guide</li>${userGuide.map(item).join('')}<li class="part-title">Reference Guide</li>` +
+      `${item(commands)}<li><ol class="section">${subcommands.map(item).join('')}</ol></li>` +
+      `${item(format)}<li><ol class="section">${item(formatPages[0])}<li><ol class="section"><li class="chapter-item"><div>Draft chapter</div></li></ol></li>${item(formatPages[1])}</ol></li>` +
+      `${plain.map(item).join('')}</ol>`;
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Shelves built from a plan, checked before they are built.</p>
+        <p><a href="/guide/install.html">Get started</a></p></main></body></html>`,
+    };
+    const all = [...userGuide, commands, ...subcommands, format, ...formatPages, ...plain];
+    const result = await generateLlmsTxt([home, ...all.map((entry) => withSidebar(entry, sidebar))], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt), [
+      ['Overview', ['Acme']],
+      ['User Guide', userGuide.map((entry) => entry.title)],
+      ['Command line', [commands, ...subcommands].map((entry) => entry.title)],
+      ['Reference Guide', [format, ...formatPages, ...plain].map((entry) => entry.title)],
+    ]);
+  });
+  test("an older version's pages, repeating the current pages' paths under its number, are not chosen over them: only its entry page is listed, in Optional", async () => {
+    const groups: Array<[string, SidebarPage[]]> = ['Guide', 'Commands', 'Settings'].map((caption) => [
+      caption,
+      [1, 2, 3].map((n) => ({ path: `/${caption.toLowerCase()}/${n}/`, title: `${caption} ${n}`, text: `Part ${n} of the ${caption.toLowerCase()} explains one more thing in full.` })),
+    ]);
+    const versions = ['1.0', '1.1'];
+    const sidebar = (prefix: string) => () =>
+      `<ul>${versions.map((version) => `<li><a href="/${version}/">Acme ${version}</a></li>`).join('')}</ul>` +
+      groups.map(([caption, members]) => `<h2>${caption}</h2><ul>${members.map((page) => `<li><a href="${prefix}${page.path}">${page.title}</a></li>`).join('')}</ul>`).join('');
+    const homeOf = (prefix: string, text: string): PageInput => ({
+      url: `https://acme.dev${prefix}/`,
+      html: `<html lang="en"><head><title>Acme</title></head><body><aside><nav>${sidebar(prefix)()}</nav></aside><main><h1>Acme</h1><p>${text}</p></main></body></html>`,
+    });
+    const current = groups.flatMap(([, members]) => members);
+    const older = versions.flatMap((version) => [
+      homeOf(`/${version}`, `Acme ${version} built shelves from a plan, as its manual explains.`),
+      ...current.map((page) => withSidebar({ ...page, path: `/${version}${page.path}`, text: `${page.text} (Acme ${version})` }, sidebar(`/${version}`))),
+    ]);
+    // Old versions arrive first, as a crawl that follows the version menu may read them.
+    const pages = [homeOf('', 'Shelves built from a plan, checked before they are built.'), ...older, ...current.map((page) => withSidebar(page, sidebar('')))];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple', maxPages: 12 });
+    const file = parseLlmsTxt(result.llmsTxt);
+    const listed = (section: string) => file.sections.filter((each) => (section === 'Optional') === (each.name === 'Optional')).flatMap((each) => each.links.map((link) => new URL(link.url).pathname));
+    assert.deepEqual(listed('main').sort(), ['/', ...current.map((page) => page.path)].sort());
+    assert.deepEqual(listed('Optional').sort(), versions.map((version) => `/${version}/`));
+  });
+  test("where no link block repeats, a page whose content lists most of the site's pages (a sitemap page) is the tree: each of its entries a section", async () => {
+    const page = (path: string, title: string): SidebarPage => ({ path, title, text: `The ${title.toLowerCase()} page explains one part of Acme in full detail.` });
+    const singles = [page('/install/', 'Installation'), page('/reference/', 'Library Reference'), page('/cli/', 'Command Line')];
+    const extensions = page('/extensions/', 'Extensions');
+    const builtIn = ['Tables', 'Footnotes', 'Abbreviations', 'Admonition', 'Smarty'].map((title) => page(`/extensions/${title.toLowerCase()}/`, title));
+    const after = [page('/extensions/api/', 'Extension API'), page('/test_tools/', 'Test Tools')];
+    const item = (entry: SidebarPage) => `<li><a href="${entry.path}">${entry.title}</a></li>`;
+    const sitemap: PageInput = {
+      url: 'https://acme.dev/sitemap.html',
+      html: `<html lang="en"><head><title>Sitemap</title></head><body><div role="main"><h1>Sitemap</h1><ul><li>Acme</li>${singles.map(item).join('')}${item(extensions)}
+        <li>Built-in extensions<ul>${builtIn.map(item).join('')}</ul></li>${after.map(item).join('')}</ul></div></body></html>`,
+    };
+    // Each page's sidebar holds its own headings only; its menu bar's link to the sitemap is chrome.
+    const render = (entry: SidebarPage): PageInput => ({
+      url: `https://acme.dev${entry.path}`,
+      html: `<html lang="en"><head><title>${entry.title}</title></head><body><div class="related" role="navigation"><a href="/sitemap.html">index</a></div>
+        <div class="sidebar" role="navigation"><ul><li><a href="#top">${entry.title}</a></li></ul></div>
+        <div role="main"><h1>${entry.title}</h1><p>${entry.text}</p></div></body></html>`,
+    });
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><div class="related" role="navigation"><a href="/sitemap.html">index</a></div><div role="main"><h1>Acme</h1>
+        <p>Acme turns plain text into shelves. To get started, see the <a href="/install/">installation</a>, the <a href="/reference/">reference</a> and the <a href="/extensions/">extensions</a>.</p></div></body></html>`,
+    };
+    const all = [...singles, extensions, ...builtIn, ...after];
+    const result = await generateLlmsTxt([home, ...all.map(render), sitemap], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt).filter(([name]) => name !== 'Optional'), [
+      ['Overview', ['Acme']],
+      ...singles.map((entry): [string, string[]] => [entry.title, [entry.title]]),
+      ['Extensions', [extensions, ...builtIn].map((entry) => entry.title)],
+      ...after.map((entry): [string, string[]] => [entry.title, [entry.title]]),
+    ]);
+  });
 });
 
 describe('furniture most pages share', () => {
@@ -150,6 +253,40 @@ describe('furniture most pages share', () => {
     assert.equal(file.title, 'Acme Shelf Manual');
     assert.notEqual(file.summary, 'Acme Shelf Manual: Acme Shelf Manual');
     assert.deepEqual(file.sections.flatMap((section) => section.links.map((link) => link.title)).slice(1), chapters);
+  });
+
+  test("a \" | Name\" end that most titles with parts share is dropped, though pages with a bare og:title have no parts", async () => {
+    const node = (path: string, title: string, ogTitle: boolean, text: string): PageInput => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title} | Shelf Book</title>${ogTitle ? `<meta property="og:title" content="${title}">` : ''}</head>
+        <body><h1>${title}</h1><p>${text}</p></body></html>`,
+    });
+    const titles = ['Buttons', 'Columns', 'Details', 'Hints', 'Tabs', 'Plans', 'Racks', 'Widgets', 'Loads', 'Walls'];
+    // Half the pages carry an og:title: their title is the bare name, no " | Acme Shelves" to count.
+    const pages = titles.map((title, index) => node(`/docs/${title.toLowerCase()}/`, title, index % 2 === 0, `The ${title.toLowerCase()} page explains one part of a shelf in full detail.`));
+    const home = node('/', 'Introduction', true, `Shelves built from a plan.</p><ul>${titles.map((title) => `<li><a href="/docs/${title.toLowerCase()}/">${title}</a></li>`).join('')}</ul><p>`);
+    const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const listed = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => link.title));
+    assert.deepEqual(listed.filter((title) => title !== 'Introduction' && title !== 'Shelf Book').sort(), [...titles].sort());
+  });
+
+  for (const [kind, notice] of [
+    ['a release notice', 'for Acme 2.1.4 The latest version of this documentation can be found on-line at <a href="https://acme.dev/latest/">https://acme.dev/latest/</a>.'],
+    ['a byline', 'by Jane Doe and the many people who wrote its chapters'],
+  ]) test(`the summary is the site's first descriptive sentence, not ${kind}`, async () => {
+    const node = (path: string, title: string, body: string): PageInput => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1>${body}</body></html>`,
+    });
+    const chapters = ['Overview', 'Planning', 'Building', 'Checking'];
+    const home = node('/index.html', 'Acme Reference Manual', `<p>${notice}</p><ul>${chapters.map((title) => `<li><a href="/${title.toLowerCase()}.html">${title}</a></li>`).join('')}</ul>`);
+    const pages = chapters.map((title, index) =>
+      node(`/${title.toLowerCase()}.html`, title, index === 0 ? '<p>Acme is a library that plans shelves and checks the loads they bear.</p>' : `<p>The ${title.toLowerCase()} chapter explains one step in full detail.</p>`),
+    );
+    const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/index.html', method: 'simple' });
+    const file = parseLlmsTxt(result.llmsTxt);
+    assert.equal(file.summary, 'Acme is a library that plans shelves and checks the loads they bear.');
+    if (kind === 'a release notice') assert.doesNotMatch(file.sections[0].links[0].notes ?? '', /latest version/);
   });
 
   test("a parenthesised end most titles share (an API's name and version) is dropped from each title", async () => {

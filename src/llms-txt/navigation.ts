@@ -103,6 +103,42 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   return new Map(sequence.map((key, order) => [key, { labels: labelsOf.get(key)!.split(LABEL_SEPARATOR), order }]));
 }
 
+/** A contents page lists at least this share of the site's primary pages (and MIN_CONTENTS_ENTRIES). */
+const CONTENTS_SHARE = 0.5;
+const MIN_CONTENTS_ENTRIES = 8;
+
+/**
+ * Where no link block repeats (a theme whose only sidebar is each page's own headings), a page
+ * other than the home page whose content is a list of most of the site's pages (a "Sitemap" page
+ * the menu bar links to) is the tree: its entries in its order, each under the entries its list
+ * nests it in. Its own heading over the whole list captions nothing. Null when no page is one.
+ */
+export function findContentsPage(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'nodes' | 'byKey'>): Navigation | null {
+  const primary = nodes.filter((node) => !node.secondary && node !== home).length;
+  const needed = Math.max(MIN_CONTENTS_ENTRIES, Math.ceil(CONTENTS_SHARE * primary));
+  let best: { page: MapNode; entries: number[] } | null = null;
+  for (const page of nodes) {
+    if (page === home) continue;
+    const links = page.outline.links;
+    const seen = new Set<string>();
+    const entries: number[] = [];
+    links.forEach((link, index) => {
+      const target = link.kind === 'toc' && !link.inNavigation ? linkedNode(byKey, link.url) : undefined;
+      if (!target || target === page || target === home || seen.has(target.key)) return;
+      seen.add(target.key);
+      entries.push(index);
+    });
+    const listed = entries.filter((index) => !linkedNode(byKey, links[index].url)!.secondary).length;
+    if (listed >= needed && (!best || entries.length > best.entries.length)) best = { page, entries };
+  }
+  if (!best) return null;
+  const { page, entries } = best;
+  const links = page.outline.links;
+  const ownHeading = page.outline.h1;
+  const captionOf = (index: number) => (links[index].group && links[index].group !== ownHeading ? links[index].group : null);
+  return new Map(entries.map((index, order) => [linkedNode(byKey, links[index].url)!.key, { labels: labelsAbove(links, index, captionOf), order }]));
+}
+
 const LABEL_SEPARATOR = '\n';
 
 /** The value counted most often; the first counted on a tie. */

@@ -192,7 +192,10 @@ interface Frame {
   linksBefore: number;
   /** The page's main region (`<main>`, role=main). */
   main: boolean;
-  /** A list item whose text captions its nested list: the caption before it, restored when it closes. */
+  /**
+   * A list item whose text captions its nested list, or a list holding an item of text alone that
+   * captions the items after it: the caption before, restored when the element closes.
+   */
   groupBefore?: string | null;
 }
 
@@ -429,13 +432,16 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
 
   /**
    * A navigation list's item of text alone ("User Guide" in mdBook's sidebar, a part title) captions
-   * the entries after it.
+   * the entries after it in its own list, up to that list's end: the last item of a nested list (a
+   * chapter not yet written) captions nothing, and the entries above that list stay its parents.
    */
   function captionFromItem() {
     const value = normalizeWhitespace(itemTexts.join(''));
     if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    const list = stack.at(-1);
+    if (list && LIST_TAGS.has(list.tag) && list.groupBefore === undefined) list.groupBefore = group;
     group = value.replace(/:$/, '');
-    lastAtDepth.length = 0;
+    lastAtDepth.length = Math.max(0, listDepth - 1);
   }
 
   /**

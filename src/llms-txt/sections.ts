@@ -213,6 +213,7 @@ export function findOptionalPages(urls: readonly string[]): Set<string> {
       }
     });
   }
+  for (const url of olderVersionPages(urls).keys()) optional.add(url);
   for (const [prefix, list] of versions) {
     const distinct = [...new Set(list.map((entry) => entry.version.toLowerCase()))];
     if (distinct.length < 2 && !currentAliases.has(prefix)) continue;
@@ -220,6 +221,46 @@ export function findOptionalPages(urls: readonly string[]): Set<string> {
     for (const entry of list) if (entry.version.toLowerCase() !== newest) optional.add(entry.url);
   }
   return optional;
+}
+
+/** A version's pages that repeat the current pages' paths: at least this many, and half of its pages. */
+const MIN_MIRRORED_PAGES = 3;
+
+/**
+ * Pages of older versions kept beside the current ones: under a version segment ("/0.13/"), pages
+ * whose paths, that segment left out, are pages too (Docusaurus keeps the current version
+ * unprefixed, each older one under its number). By URL, whether it is the version's entry page
+ * (its root, the one page of it worth listing).
+ */
+export function olderVersionPages(urls: readonly string[]): Map<string, boolean> {
+  const paths = new Set<string>();
+  const parsed: Array<{ url: string; host: string; segments: string[] }> = [];
+  for (const url of urls) {
+    try {
+      const { host, pathname } = new URL(url);
+      const segments = pathname.split('/').filter(Boolean).map(decodeSegment).filter((segment, index, all) => index < all.length - 1 || !/^index\.html?$/i.test(segment));
+      paths.add(`${host}/${segments.join('/')}`);
+      parsed.push({ url, host, segments });
+    } catch {
+      continue;
+    }
+  }
+  const byVersion = new Map<string, { pages: Array<{ url: string; root: boolean }>; mirrored: number }>();
+  for (const { url, host, segments } of parsed) {
+    const index = segments.findIndex((segment) => VERSION_SEGMENT.test(segment));
+    if (index < 0) continue;
+    const version = `${host}/${segments.slice(0, index + 1).join('/')}`;
+    const entry = byVersion.get(version) ?? { pages: [], mirrored: 0 };
+    entry.pages.push({ url, root: segments.length === index + 1 });
+    if (paths.has(`${host}/${[...segments.slice(0, index), ...segments.slice(index + 1)].join('/')}`)) entry.mirrored++;
+    byVersion.set(version, entry);
+  }
+  const older = new Map<string, boolean>();
+  for (const { pages, mirrored } of byVersion.values()) {
+    if (mirrored < MIN_MIRRORED_PAGES || mirrored * 2 < pages.length) continue;
+    for (const page of pages) older.set(page.url, page.root);
+  }
+  return older;
 }
 
 function compareVersions(a: string, b: string): number {

@@ -3,7 +3,7 @@
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
 import type { PageOutline } from './outline.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences } from './text.ts';
+import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
 import { isEnglish } from './language.ts';
@@ -77,7 +77,9 @@ export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], cont
   const homeTitles = new Set([home?.fullTitle, home?.title].map((title) => compactKey(title ?? '')));
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
-    return clean.split(' ').length >= 5 && !isRepeated(clean) && !isBoilerplateDescription(clean) && !homeTitles.has(compactKey(clean)) ? clean : null;
+    return clean.split(' ').length >= 5 && !isRepeated(clean) && !isBoilerplateDescription(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
+      ? clean
+      : null;
   };
   const homeTexts = [home?.metaDescription, context.home?.metaDescription, ...(context.home?.paragraphs ?? []), home?.firstParagraph];
   const fromHome = homeTexts.map(usable).find(Boolean);
@@ -88,6 +90,17 @@ export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], cont
   const sharedMeta = mostCommon(pages.map((page) => page.metaDescription), 2);
   const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta) ? sharedMeta : '');
   return { name, summary: oneSentence(source) || partsSummary(name, context.home ?? null) };
+}
+
+/**
+ * A text that goes on from a title rather than saying what the site is: it opens in lower case
+ * with a word that is not the site's name ("by Jane Doe", "for Acme 2.1.4 …"), or it points to an
+ * address it writes out ("The latest version … can be found on-line at https://…").
+ */
+function isNoticeOrByline(text: string, siteName: string): boolean {
+  if (writesOutAddress(text)) return true;
+  const firstWord = /^[^\p{L}]*(\p{L}[\p{L}\p{N}]*)/u.exec(text)?.[1] ?? '';
+  return /^\p{Ll}/u.test(firstWord) && !compactKey(siteName).includes(compactKey(firstWord));
 }
 
 /**

@@ -210,3 +210,9 @@ export function trimEndOf(text: string, chars: string, { orSpace = false } = {})
   while (end > 0 && (chars.includes(text[end - 1]) || (orSpace && /\s/.test(text[end - 1])))) end--;
   return end === text.length ? text : text.slice(0, end);
 }
+/** A text that writes out a web address ("… can be found on-line at https://…") points elsewhere. */
+export function writesOutAddress(text: string): boolean {
+  return WRITTEN_OUT_ADDRESS.test(text);
+}
+
+const WRITTEN_OUT_ADDRESS = /\bhttps?:\/\/\S/i;

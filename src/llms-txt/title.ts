@@ -66,14 +66,18 @@ export function stripSiteName(title: string, siteNames: readonly string[]): stri
 
 /**
  * Finds a title prefix or suffix that most pages of a site share ("… | Acme Docs"): that is the
- * site's name as its pages spell it. Needs at least 3 titles, half of them sharing it.
+ * site's name as its pages spell it. Needs at least 3 titles sharing it, half of the titles that
+ * have parts at all (pages whose og:title is the bare name show no " | Name" to share) and a
+ * quarter of all titles.
  */
 export function findCommonTitleAffix(titles: readonly string[]): string | null {
   if (titles.length < 3) return null;
   const counts = new Map<string, { text: string; count: number }>();
+  let withParts = 0;
   for (const title of titles) {
     const parts = titleParts(normalizeWhitespace(title));
     if (parts.length < 2) continue;
+    withParts++;
     const seen = new Set<string>();
     for (const part of [parts[0], parts[parts.length - 1]]) {
       const key = compactKey(part);
@@ -86,7 +90,7 @@ export function findCommonTitleAffix(titles: readonly string[]): string | null {
   }
   let best: { text: string; count: number } | null = null;
   for (const entry of counts.values()) if (!best || entry.count > best.count) best = entry;
-  return best && best.count >= Math.max(3, titles.length / 2) ? best.text : null;
+  return best && best.count >= Math.max(3, withParts / 2, titles.length / 4) ? best.text : null;
 }
 
 /**
