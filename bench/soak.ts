@@ -71,7 +71,9 @@ export async function runSoakBench(): Promise<Figures> {
   };
 
   try {
-    for (let i = 0; (await call('GET', '/health')).status !== 200; i++) {
+    // Every API process up, not just the one a first call happens to reach.
+    const up = async (port: number) => (await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => null))?.status === 200;
+    for (let i = 0; !(await Promise.all(API_PORTS.map(up))).every(Boolean); i++) {
       if (i > 300) throw new Error('the API processes did not come up');
       await sleep(100);
     }
