@@ -55,6 +55,7 @@ export async function runSoakBench(): Promise<Figures> {
   const workers: ChildProcess[] = [spawnRole(['worker']), spawnRole(['worker'])];
   const figures: Figures = { jobs: 0, cancels: 0, retries: 0, kills: 0, pauses: 0, serverErrors: 0, drainSeconds: 0, stuckJobs: 0, ledgerMismatches: 0, sitesLeftProcessing: 0, duplicateJobsFromRetries: 0, completed: 0, failed: 0 };
 
+  const serverErrorSamples: string[] = [];
   const call = async (method: string, path: string, token?: string, body?: object, headers: Record<string, string> = {}) => {
     const port = pick(API_PORTS);
     try {
@@ -63,7 +64,10 @@ export async function runSoakBench(): Promise<Figures> {
         headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
         body: body ? JSON.stringify(body) : undefined,
       });
-      if (res.status >= 500) figures.serverErrors++;
+      if (res.status >= 500) {
+        figures.serverErrors++;
+        if (serverErrorSamples.length < 5) serverErrorSamples.push(`${method} ${path} ${res.status} ${(await res.clone().text()).slice(0, 200)}`);
+      }
       return { status: res.status, body: (await res.json().catch(() => null)) as any };
     } catch {
       return { status: 0, body: null };
@@ -178,5 +182,6 @@ export async function runSoakBench(): Promise<Figures> {
     await database.drop();
   }
   console.table([figures]);
+  for (const sample of serverErrorSamples) console.log(`5xx: ${sample}`);
   return figures;
 }
