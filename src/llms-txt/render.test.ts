@@ -89,6 +89,18 @@ describe('renderLlmsFullTxt', () => {
     );
   });
 
+  test("a page's own rule at its start or end does not double the separator between pages", async () => {
+    const pages = [
+      described('https://acme.dev/', 'Acme', '', { markdown: '---\n\nWelcome.\n\n* * *\n\nMore.\n\n---\n' }),
+      described('https://acme.dev/docs/a', 'A', '', { markdown: 'Text of A.\n\n___' }),
+    ];
+    const text = await renderLlmsFullTxt({ name: 'Acme', summary: 'Widgets.' }, pages);
+    assert.equal(
+      text,
+      '# Acme\n\n> Widgets.\n\n---\n\n## Acme\n\nSource: https://acme.dev/\n\nWelcome.\n\n* * *\n\nMore.\n\n---\n\n## A\n\nSource: https://acme.dev/docs/a\n\nText of A.\n',
+    );
+  });
+
   test('lets the event loop run between pages', async () => {
     const pages = Array.from({ length: 200 }, (_, i) => described(`https://acme.dev/docs/${i}`, `Page ${i}`, '', { markdown: `Text of page ${i}.\n\n## Part\n\nMore.` }));
     let timerRan = false;

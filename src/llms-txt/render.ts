@@ -51,7 +51,7 @@ export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly Descr
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
       const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine);
-      const body = demoteHeadings(withoutLeadingTitle(markdown, title), 2).trim() || oneLine(page.description);
+      const body = withoutEdgeRules(demoteHeadings(withoutLeadingTitle(markdown, title), 2)) || oneLine(page.description);
       blocks.set(page, [`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
       await yieldToEventLoop();
     }
@@ -190,6 +190,15 @@ function isLanguageSwitcher(line: string): boolean {
 }
 
 /** Drops a first heading that only repeats the page title. */
+/** A page's own rules at its start or end (`<hr>` before a footer) would double the separator between pages. */
+function withoutEdgeRules(markdown: string): string {
+  const lines = markdown.trim().split('\n');
+  const isRule = (line: string | undefined) => line !== undefined && /^ {0,3}([-*_])(?: *\1){2,} *$/.test(line);
+  while (isRule(lines[0])) lines.shift();
+  while (isRule(lines[lines.length - 1])) lines.pop();
+  return lines.join('\n').trim();
+}
+
 function withoutLeadingTitle(markdown: string, title: string): string {
   const match = /^#{1,6}\s+(.+)\n*/.exec(markdown);
   if (match && normalizeWhitespace(match[1]).toLowerCase() === title.toLowerCase()) return markdown.slice(match[0].length);
