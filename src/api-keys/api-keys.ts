@@ -6,7 +6,7 @@ import { apiKeys } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { announceRevocation } from '../auth/credential-cache.ts';
 import { randomBase62, sha256 } from '../crypto/secrets.ts';
-import { lockAccount } from '../accounts/lock.ts';
+import { lockAccount } from '../db/account-lock.ts';
 
 export const API_KEY_PREFIX = 'llmstxt_';
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 6;

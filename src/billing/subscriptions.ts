@@ -9,7 +9,7 @@ import { and, desc, eq, inArray, ne, sql } from '../db/orm.ts';
 import type { Queryable, Transaction } from '../db/database.ts';
 import { accounts, subscriptions } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
-import { lockAccount } from '../accounts/lock.ts';
+import { lockAccount } from '../db/account-lock.ts';
 import { creditsPerInvoice, findPlan, type BillingCycle } from '../plans/plans.ts';
 import { viaProvider, type BillingDeps } from './deps.ts';
 import { invoiceFromStripe, type PaymentProvider, type ProviderSubscription } from './provider.ts';

@@ -11,8 +11,9 @@
  */
 import { PgBoss, fromPglite, type Db } from 'pg-boss';
 import { and, count, eq, inArray, sql, type SQL } from '../db/orm.ts';
+import { lockAccount } from '../db/account-lock.ts';
 import { rowsOf, type DatabaseHandle, type Queryable } from '../db/database.ts';
-import { accounts, discoveryJobs, generationJobs } from '../db/schema.ts';
+import { discoveryJobs, generationJobs } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 
 export const QUEUES = ['discovery', 'generation'] as const;
@@ -105,7 +106,7 @@ export class JobQueue {
    */
   async admit(tx: Queryable, queue: QueueName, accountId: string): Promise<JobOwner> {
     const rows = JOB_ROWS[queue];
-    await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId)).for('update');
+    await lockAccount(tx, accountId);
     const [{ unfinished }] = await tx
       .select({ unfinished: count() })
       .from(rows)

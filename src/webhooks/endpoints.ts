@@ -5,7 +5,7 @@ import { and, count, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import { AddressRefusedError, assertAddressAllowed, assertHostAllowed, systemResolver, type GuardOptions } from '../crawl/index.ts';
 import { sealSecret } from '../crypto/secrets.ts';
-import { lockAccount } from '../accounts/lock.ts';
+import { lockAccount } from '../db/account-lock.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
