@@ -1,5 +1,5 @@
 /** Schemas shared by many routes. Each capability keeps its own next to its routes. */
-import { Type, type Static, type TLiteral, type TSchema } from 'typebox';
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from 'typebox';
 
 export const ErrorBody = Type.Object({ message: Type.String() }, { $id: 'ErrorBody', additionalProperties: true });
 
@@ -18,8 +18,10 @@ export type SuccessMessage = Static<typeof SuccessMessage>;
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** One of a fixed set of strings (an enum in the OpenAPI document), typed as that set. */
-export const OneOf = <const V extends readonly string[]>(values: V, options: { default?: V[number]; description?: string } = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)) as TLiteral<V[number]>[], options);
+export const OneOf = <const V extends readonly string[]>(
+  values: V,
+  options: { default?: V[number]; description?: string } = {},
+): TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }> => Type.Union(values.map((v) => Type.Literal(v)), options) as never;
 
 /** How many pages a generation lists or a discovery finds (the contract's bounds and default). */
 export const MaxUrls = Type.Integer({ minimum: 1, maximum: 1000, default: 50 });
