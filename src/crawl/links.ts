@@ -1,4 +1,3 @@
-import type { GenerationJob } from '../generation/generation.ts';
 // What the crawler needs from a page, in one pass of htmlparser2's tokenizer (no DOM,
 // not even its Parser: the Parser builds an attribute object for every tag and keeps a
 // tag stack, which more than doubles the cost; we look at six tag names and four
