@@ -1,3 +1,4 @@
+import type { RenderSettings } from './crawl/render/browser-pool.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -49,6 +50,8 @@ export interface Config {
   /** Bytes of hosted files (and their compressed forms) kept in memory after they were sent. */
   hostedFileCacheBytes: number;
   generation: GenerationLimits;
+  /** Headless Chromium for `options.render` (crawl/render/browser-pool.ts). */
+  render: RenderSettings;
 }
 
 /** How long a client may take over what it sends: a socket past them is closed. */
@@ -274,6 +277,13 @@ export function loadConfig(env: Env = process.env): Config {
     generation: {
       secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
       threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
+    },
+    render: {
+      chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+      concurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1, 16),
+      pageTimeoutMs: Math.round(decimal(env, 'RENDER_PAGE_TIMEOUT_SECONDS', 10, 0.5, 120) * 1000),
+      idleMs: Math.round(decimal(env, 'RENDER_IDLE_SECONDS', 30, 0.1, 3600) * 1000),
+      memoryMb: integer(env, 'RENDER_MEMORY_MB', 256, 32, 4096),
     },
   };
 }

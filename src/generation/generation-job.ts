@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
-import type { CrawlOptions } from '../crawl/index.ts';
+import type { BrowserPool, CrawlOptions, RenderMode } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
@@ -14,6 +14,7 @@ import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
+import { hostedMarkdownBase } from '../sites/hosted-markdown.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions } from './options.ts';
 import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
@@ -38,6 +39,8 @@ export interface GenerationJobDeps {
   threads?: GenerationThreads;
   /** for the file URLs a `generation.completed` webhook carries */
   publicUrl: string;
+  /** the process's browser, for jobs that render their pages; absent where jobs are not run */
+  renderer?: BrowserPool;
   /**
    * The API's job reads in this process. A job puts its row there just before the transaction that
    * stores its pages: on the embedded database (one connection) a poll that missed the cache would
@@ -59,9 +62,12 @@ const INSERT_MARKDOWN_CHARS = FILE_PART_CHARS;
  */
 const BUDGET_BASE_PAGES = 60;
 
-/** How long a job may run before it is stopped and refunded: it grows with the pages it may list. */
-export function timeBudgetMs(secondsPerPage: number, maxUrls: number): number {
-  return Math.round(secondsPerPage * (BUDGET_BASE_PAGES + maxUrls) * 1000);
+/** A page rendered in a browser takes about this many times a fetched one's time (docs/decisions/rendering.md). */
+const RENDERING_TIME_FACTOR = 3;
+
+/** How long a job may run before it is stopped and refunded: it grows with the pages it may list, and with rendering. */
+export function timeBudgetMs(secondsPerPage: number, maxUrls: number, render: RenderMode = 'never'): number {
+  return Math.round(secondsPerPage * (BUDGET_BASE_PAGES + maxUrls) * 1000 * (render === 'never' ? 1 : RENDERING_TIME_FACTOR));
 }
 
 /** Progress bands: finding pages, fetching them, describing, rendering. */
@@ -77,7 +83,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
-      const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls);
+      const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls, options.render);
       const overBudget = AbortSignal.timeout(budgetMs);
       // Ends the crawl too when the generation stops first (its thread failed).
       const finished = new AbortController();
@@ -90,7 +96,9 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           crawl: deps.crawl,
           onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
           onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
-          read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
+          read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText || options.linkMarkdown }),
+          render: { mode: options.render, pool: deps.renderer },
+          siteMarkdown: options.showFullText || options.linkMarkdown,
         });
         const files = await generateInThread(
           collected,
@@ -103,6 +111,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
             maxFullTextTokens: options.maxTokens,
             describerKind: deps.describer?.kind ?? null,
             extractorConcurrency: deps.pages?.concurrency ?? null,
+            hostedMarkdownBase: options.linkMarkdown ? hostedMarkdownBase(deps.publicUrl, job.siteId) : null,
           },
           {
             threads: deps.threads,
@@ -117,10 +126,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           },
         );
         await progress.flush();
+        if (collected.rendering.looksScriptRendered) throw new Error(jobMessages.scriptRendered(job.url));
         if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
         const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
         const message = jobMessages.completed(files.result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-        await store(deps, job, attempt, files, collected.failures, message);
+        await store(deps, job, attempt, files, { failures: collected.failures, pagesRendered: collected.rendering.rendered }, message);
       } catch (error) {
         if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
         throw error;
@@ -140,7 +150,7 @@ async function store(
   job: GenerationJob,
   attempt: number,
   { result, sizes }: GeneratedFiles,
-  failures: Map<string, string>,
+  { failures, pagesRendered }: { failures: Map<string, string>; pagesRendered: number },
   message: string,
 ) {
   const { db, clock } = deps;
@@ -175,8 +185,9 @@ async function store(
     await refund(
       tx,
       job,
-      unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod),
-      `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`,
+      unusedCredits(job.creditsReserved, { pagesListed: result.pages.length, pagesRendered, method: options.generationMethod }),
+      `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages` +
+        (options.render === 'never' ? '' : `, ${Math.min(pagesRendered, result.pages.length)} of them rendered`),
     );
     await tx.update(sites).set({ lastGenerationOptions: options, lastChange: change }).where(eq(sites.id, job.siteId));
     await followLatestJob(tx, job.siteId, now);

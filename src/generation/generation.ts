@@ -13,7 +13,7 @@ import { whileOwned } from '../jobs/job-kind.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { readGenerationOptions, sameOptions, type GenerationOptions } from './options.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { generationCost } from './pricing.ts';
+import { reservedCredits } from './pricing.ts';
 import { followLatestJob } from './site-status.ts';
 
 export type GenerationJob = typeof generationJobs.$inferSelect;
@@ -58,7 +58,7 @@ export async function startGeneration(
   const cached = await findCachedJob(deps, accountId, url, options, cacheAgeMs);
   if (cached) return { job: cached, creditsUsed: 0, fromCache: true };
 
-  const cost = generationCost(options.maxUrls, options.generationMethod);
+  const cost = reservedCredits(options);
   const job = await deps.db.transaction(async (tx) => {
     const owner = await deps.queue.admit(tx, 'generation', accountId);
     const [site] = await tx
@@ -70,7 +70,7 @@ export async function startGeneration(
       accountId,
       amount: cost,
       siteId: site.id,
-      description: `Generation of ${url} (${options.generationMethod}, up to ${options.maxUrls} pages)`,
+      description: `Generation of ${url} (${options.generationMethod}${options.render === 'never' ? '' : `, render ${options.render}`}, up to ${options.maxUrls} pages)`,
     });
     const [row] = await tx
       .insert(generationJobs)

@@ -1,6 +1,6 @@
 /** A generation's options and its files' sizes as jobs and sites keep them, and as the API shows them. */
 import { Type } from 'typebox';
-import type { PathFilters } from '../crawl/index.ts';
+import { RENDER_MODES, type PathFilters, type RenderMode } from '../crawl/index.ts';
 import { TOKEN_ENCODING, type FileSize, type GenerationMethod } from '../llms-txt/index.ts';
 
 export interface GenerationOptions extends PathFilters {
@@ -10,6 +10,10 @@ export interface GenerationOptions extends PathFilters {
   generationMethod: GenerationMethod;
   /** llms-full.txt's budget in tokens (the most important pages, whole); null for none. */
   maxTokens: number | null;
+  /** whether pages are rendered in a browser first (docs/decisions/rendering.md) */
+  render: RenderMode;
+  /** llms.txt links each page to its markdown copy: the site's own, else the hosted one */
+  linkMarkdown: boolean;
 }
 
 export const GenerationOptionsView = Type.Object({
@@ -20,12 +24,21 @@ export const GenerationOptionsView = Type.Object({
   includePaths: Type.Array(Type.String()),
   excludePaths: Type.Array(Type.String()),
   maxTokens: Type.Union([Type.Integer(), Type.Null()]),
+  render: Type.String({ description: RENDER_MODES.join(' | ') }),
+  linkMarkdown: Type.Boolean(),
 });
 
-/** Options read back from a job or a site: those stored before URL filters and maxTokens existed have neither. */
+/** Options read back from a job or a site: those stored before a field existed lack it, and get its default. */
 export function readGenerationOptions(stored: unknown): GenerationOptions {
-  const options = stored as Omit<GenerationOptions, 'includePaths' | 'excludePaths' | 'maxTokens'> & Partial<GenerationOptions>;
-  return { ...options, includePaths: options.includePaths ?? [], excludePaths: options.excludePaths ?? [], maxTokens: options.maxTokens ?? null };
+  const options = stored as Omit<GenerationOptions, 'includePaths' | 'excludePaths' | 'maxTokens' | 'render' | 'linkMarkdown'> & Partial<GenerationOptions>;
+  return {
+    ...options,
+    includePaths: options.includePaths ?? [],
+    excludePaths: options.excludePaths ?? [],
+    maxTokens: options.maxTokens ?? null,
+    render: options.render ?? 'never',
+    linkMarkdown: options.linkMarkdown ?? false,
+  };
 }
 
 const samePatterns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((pattern, i) => pattern === b[i]);
@@ -38,6 +51,8 @@ export function sameOptions(a: GenerationOptions, b: GenerationOptions): boolean
     a.includeModificationDate === b.includeModificationDate &&
     a.generationMethod === b.generationMethod &&
     a.maxTokens === b.maxTokens &&
+    a.render === b.render &&
+    a.linkMarkdown === b.linkMarkdown &&
     samePatterns(a.includePaths, b.includePaths) &&
     samePatterns(a.excludePaths, b.excludePaths)
   );

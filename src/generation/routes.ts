@@ -15,7 +15,7 @@ import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { GuardOptions } from '../crawl/index.ts';
+import { assertCanRender, RENDER_MODES, type GuardOptions } from '../crawl/index.ts';
 import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes } from './options.ts';
 
@@ -34,6 +34,11 @@ const OptionsSchema = Type.Object(
       ],
       { default: null },
     ),
+    render: OneOf(RENDER_MODES, {
+      default: 'never',
+      description: 'Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered',
+    }),
+    linkMarkdown: Type.Boolean({ default: false, description: "llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here" }),
   },
   { additionalProperties: false, default: {} },
 );
@@ -115,6 +120,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       const { cacheAge, ...options } = body.options;
       const url = parseTargetUrl(body.url);
       if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
+      assertCanRender(options.render, config.render);
       const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, url, { ...options, ...parsePathFilters(options) }, cacheAge);
       const view = jobView(config.publicUrl, job);
       return {
