@@ -193,10 +193,16 @@ export const mappedUrls = pgTable(
     markdown: text('markdown'),
     /** SHA-1 of the page's HTML when it was generated: a scheduled refresh compares it (schedules/scheduler.ts). */
     contentHash: text('content_hash'),
+    /** Where the page's markdown is hosted below its site's file URL (sites/hosted-markdown.ts); null without markdown. */
+    markdownPath: text('markdown_path'),
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
-  (t) => [uniqueIndex('mapped_urls_site_url_idx').on(t.siteId, t.url), index('mapped_urls_site_position_idx').on(t.siteId, t.position)],
+  (t) => [
+    uniqueIndex('mapped_urls_site_url_idx').on(t.siteId, t.url),
+    index('mapped_urls_site_position_idx').on(t.siteId, t.position),
+    index('mapped_urls_site_markdown_path_idx').on(t.siteId, t.markdownPath),
+  ],
 );
 
 export const discoveryJobs = pgTable(
@@ -209,6 +215,8 @@ export const discoveryJobs = pgTable(
     maxUrls: integer('max_urls').notNull(),
     includePaths: jsonb('include_paths').$type<string[]>().notNull().default([]),
     excludePaths: jsonb('exclude_paths').$type<string[]>().notNull().default([]),
+    /** never | auto | always (crawl/render/modes.ts) */
+    render: text('render').notNull().default('never'),
     status: text('status').notNull().default('pending'),
     progress: integer('progress').notNull().default(0),
     urlsFound: integer('urls_found').notNull().default(0),
