@@ -94,8 +94,11 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
     if (!copies) return undefined;
     const found = Promise.resolve(links).then((read) => copies.find(url, read.markdown));
     found.catch(() => {});
+    lookups.push(found);
     return found;
   };
+  // The fetcher is closed once these have ended too.
+  const lookups: Array<Promise<unknown>> = [];
   const copiesFor = new Map<string, Promise<SiteMarkdown | null> | undefined>();
   const crawled = new Set<string>();
   // Outlines and hashes the crawler's pages as it reads their links, in one parse; each goes with its page.
@@ -178,6 +181,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
       channel.close(error);
       throw error;
     } finally {
+      await Promise.allSettled(lookups);
       await fetcher.close();
     }
   })();
