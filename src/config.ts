@@ -278,13 +278,18 @@ export function loadConfig(env: Env = process.env): Config {
       secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
       threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
     },
-    render: {
-      chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
-      concurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1, 16),
-      pageTimeoutMs: Math.round(decimal(env, 'RENDER_PAGE_TIMEOUT_SECONDS', 10, 0.5, 120) * 1000),
-      idleMs: Math.round(decimal(env, 'RENDER_IDLE_SECONDS', 30, 0.1, 3600) * 1000),
-      memoryMb: integer(env, 'RENDER_MEMORY_MB', 256, 32, 4096),
-    },
+    render: renderSettings(env),
+  };
+}
+
+/** Chromium for rendering; the CLI reads the same variables. */
+export function renderSettings(env: Env): RenderSettings {
+  return {
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    concurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1, 16),
+    pageTimeoutMs: Math.round(decimal(env, 'RENDER_PAGE_TIMEOUT_SECONDS', 10, 0.5, 120) * 1000),
+    idleMs: Math.round(decimal(env, 'RENDER_IDLE_SECONDS', 30, 0.1, 3600) * 1000),
+    memoryMb: integer(env, 'RENDER_MEMORY_MB', 256, 32, 4096),
   };
 }
 

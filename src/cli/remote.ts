@@ -4,7 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PathFilters } from '../crawl/index.ts';
+import type { PathFilters, RenderMode } from '../crawl/index.ts';
 import { createApiClient, type ApiClient } from '../client/client.ts';
 import type { GenerationMethod } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -25,6 +25,8 @@ export interface RemoteGenerateOptions extends PathFilters {
   full: boolean;
   maxTokens: number | null;
   out: string;
+  render: RenderMode;
+  linkMarkdown: boolean;
 }
 
 export async function generateRemotely(client: ReturnType<typeof remoteClient>, url: string, options: RemoteGenerateOptions, progress: Progress) {
@@ -42,6 +44,8 @@ export async function generateRemotely(client: ReturnType<typeof remoteClient>, 
             maxTokens: options.maxTokens,
             includePaths: options.includePaths,
             excludePaths: options.excludePaths,
+            render: options.render,
+            linkMarkdown: options.linkMarkdown,
           },
         },
       }),

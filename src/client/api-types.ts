@@ -2475,6 +2475,11 @@ export interface paths {
                          * @default []
                          */
                         excludePaths?: string[];
+                        /**
+                         * @description Render pages in a browser to find the links their scripts write: `auto` pages that look like an application shell, `always` every page
+                         * @default never
+                         */
+                        render?: "never" | "auto" | "always";
                     };
                 };
             };
@@ -2590,6 +2595,7 @@ export interface paths {
                         } & {
                             includePaths: string[];
                             excludePaths: string[];
+                            render: string;
                             completedAt: string | null;
                             error: string | null;
                         };
@@ -2782,6 +2788,16 @@ export interface paths {
                             excludePaths?: string[];
                             /** @default null */
                             maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
                         };
                     };
                 };
@@ -2906,6 +2922,9 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                /** @description never | auto | always */
+                                render: string;
+                                linkMarkdown: boolean;
                             };
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3013,6 +3032,9 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    /** @description never | auto | always */
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 };
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3141,6 +3163,9 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    /** @description never | auto | always */
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 } | null;
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3263,6 +3288,9 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                /** @description never | auto | always */
+                                render: string;
+                                linkMarkdown: boolean;
                             } | null;
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3706,6 +3734,142 @@ export interface paths {
                 header?: never;
                 path: {
                     siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{siteId}/pages/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
                 };
                 cookie?: never;
             };

@@ -29,9 +29,10 @@ export { extractLinks, scanLinks } from './links.ts';
 export type { ExtractOptions as LinkOptions, LinkScan, PageLinks } from './links.ts';
 export { decodeBody } from './charset.ts';
 
-export { assertCanRender, BrowserPool } from './render/browser-pool.ts';
+export { assertCanRender, BrowserPool, chromiumAvailable } from './render/browser-pool.ts';
 export type { RenderSettings } from './render/browser-pool.ts';
-export { createRenderingFetcher } from './render/rendering-fetcher.ts';
+export { createJobFetchers } from './render/job-fetcher.ts';
+export type { JobFetchers } from './render/job-fetcher.ts';
 export type { RenderingFetcher } from './render/rendering-fetcher.ts';
 export { RENDER_MODES } from './render/modes.ts';
 export type { RenderMode } from './render/modes.ts';

@@ -5,13 +5,10 @@
  * candidateBudget); the generator keeps the most important.
  */
 import {
-  createFetcher,
-  createRenderingFetcher,
+  createJobFetchers,
   discover,
   extractLinks,
-  KnownRobots,
   MarkdownCopies,
-  resolveLimits,
   type BrowserPool,
   type CrawlOptions,
   type DiscoveredUrl,
@@ -78,14 +75,9 @@ const BUFFERED_PAGES = 32;
 export function collectPages(siteUrl: string, options: CollectOptions): CollectedPages {
   const channel = new PageChannel(BUFFERED_PAGES);
   const failures = new Map<string, string>();
-  const maxPageBytes = resolveLimits(options.crawl.limits).maxPageBytes;
-  const direct = createFetcher({ ...options.crawl });
-  const robots = new KnownRobots(direct);
-  const fetcher = createRenderingFetcher(direct, {
+  const { direct, pages: fetcher, robots, maxPageBytes } = createJobFetchers(options.crawl, {
     mode: options.render?.mode ?? 'never',
     pool: options.render?.pool,
-    maxPageBytes,
-    robots,
     maxRendered: renderedPagesBudget(options.maxUrls),
   });
   const copies = options.siteMarkdown ? new MarkdownCopies({ fetcher: direct, robots, maxBytes: maxPageBytes, signal: options.signal }) : null;

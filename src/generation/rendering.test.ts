@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
-import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
+import { ledgerOf, waitForDiscovery, waitForGeneration } from '../testing/jobs.ts';
 import { HOSTILE_PATHS, startScriptSite, type ScriptSite } from '../testing/script-site.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 
@@ -109,6 +109,21 @@ describeOnEachDatabase(
       }
       const { rows } = await ledgerOf(service(), id);
       assert.deepEqual(rows.filter((row) => row.type === 'usage').map((row) => row.amount), [-1], 'only the job without rendering was charged');
+    });
+
+    test('discovery with render auto finds the links the script writes; without render it finds only the start page', async () => {
+      const { apiKey } = await service().createAccount();
+      const found: Record<string, string[]> = {};
+      for (const render of ['never', 'auto']) {
+        const start = await service().request('POST', '/api/v1/discovery', { token: apiKey, body: { url: `${site.origin}/`, discoveryType: 'crawl', render } });
+        assert.equal(start.status, 201, start.text);
+        const job = await waitForDiscovery(service(), apiKey, start.body.id, 120_000);
+        assert.equal(job.status, 'completed', job.error);
+        assert.equal(job.render, render);
+        const urls = await service().request('GET', `/api/v1/discovery/${start.body.id}/urls?limit=100`, { token: apiKey });
+        found[render] = urls.body.urls.map((u: { url: string }) => new URL(u.url).pathname).sort();
+      }
+      assert.deepEqual(found, { never: ['/'], auto: [...site.pagePaths].sort() });
     });
 
     test('render must be one of never, auto, always', async () => {
