@@ -2744,7 +2744,7 @@ export interface paths {
         put?: never;
         /**
          * Generate llms.txt (and llms-full.txt) for a website; costs credits
-         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.
+         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
          */
         post: {
             parameters: {
@@ -2883,6 +2883,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/generate/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What POST /generate with this body would cost and run; charges nothing, creates nothing
+         * @description Takes the body of POST /generate and answers with its errors; `credits` is what that start would reserve now.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                        /** @default {} */
+                        options?: {
+                            /** @default 50 */
+                            maxUrls?: number;
+                            /** @default false */
+                            showFullText?: boolean;
+                            /** @default false */
+                            includeModificationDate?: boolean;
+                            /** @default enhanced */
+                            generationMethod?: "simple" | "enhanced";
+                            /**
+                             * @description milliseconds
+                             * @default 3600000
+                             */
+                            cacheAge?: number;
+                            /**
+                             * @description Glob patterns on the URL path (only these are listed; without any, the start URL’s folder is), read as .gitignore reads them: `*` within a segment, `**` across; a leading / anchors at the root; a pattern covers everything below it. Exclusions win.
+                             * @default []
+                             */
+                            includePaths?: string[];
+                            /**
+                             * @description Glob patterns on the URL path (never fetched nor listed), read as .gitignore reads them: `*` within a segment, `**` across; a leading / anchors at the root; a pattern covers everything below it. Exclusions win.
+                             * @default []
+                             */
+                            excludePaths?: string[];
+                            /** @default null */
+                            maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What the start would reserve now (0 when a recent identical generation would answer it) */
+                            credits: number;
+                            /** @description The method that would run, `simple` or `enhanced`: `simple` when `enhanced` is asked for without an AI provider */
+                            generationMethod: string;
+                            /** @description The most pages the job lists */
+                            maxUrls: number;
+                            /** @description Pages a credit pays for with that method */
+                            pagesPerCredit: number;
+                            /** @description What comes back when the job lists fewer pages */
+                            refundRule: string;
+                            /** @description The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back */
+                            renderingCredits: number;
+                            /** @description A recent identical generation (younger than cacheAge) would answer the start */
+                            fromCache: boolean;
+                            message: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unprocessable */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/generate/{jobId}": {
         parameters: {
             query?: never;
@@ -2922,7 +3058,6 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
-                                /** @description never | auto | always */
                                 render: string;
                                 linkMarkdown: boolean;
                             };
@@ -2942,6 +3077,13 @@ export interface paths {
                             fullTextUrl: string | null;
                             error: string | null;
                             message: string | null;
+                            phase: string | null;
+                            pagesDone: number | null;
+                            pagesTotal: number | null;
+                            pagesGenerated: number | null;
+                            pagesLeftOut: number | null;
+                            /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
+                            creditsUsed: number;
                             /** Format: date-time */
                             createdAt: string;
                             completedAt: string | null;
@@ -3032,7 +3174,6 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
-                                    /** @description never | auto | always */
                                     render: string;
                                     linkMarkdown: boolean;
                                 };
@@ -3052,6 +3193,13 @@ export interface paths {
                                 fullTextUrl: string | null;
                                 error: string | null;
                                 message: string | null;
+                                phase: string | null;
+                                pagesDone: number | null;
+                                pagesTotal: number | null;
+                                pagesGenerated: number | null;
+                                pagesLeftOut: number | null;
+                                /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
+                                creditsUsed: number;
                                 /** Format: date-time */
                                 createdAt: string;
                                 completedAt: string | null;
@@ -3163,7 +3311,6 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
-                                    /** @description never | auto | always */
                                     render: string;
                                     linkMarkdown: boolean;
                                 } | null;
@@ -3199,6 +3346,12 @@ export interface paths {
                                         from: string;
                                         to: string;
                                     }[];
+                                } | null;
+                                lastFailure: {
+                                    jobId: string;
+                                    message: string;
+                                    /** Format: date-time */
+                                    at: string;
                                 } | null;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -3288,7 +3441,6 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
-                                /** @description never | auto | always */
                                 render: string;
                                 linkMarkdown: boolean;
                             } | null;
@@ -3324,6 +3476,12 @@ export interface paths {
                                     from: string;
                                     to: string;
                                 }[];
+                            } | null;
+                            lastFailure: {
+                                jobId: string;
+                                message: string;
+                                /** Format: date-time */
+                                at: string;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -4351,7 +4509,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description `daily`, `weekly`, or a cron expression in UTC running at most hourly */
+                        /** @description `hourly`, `daily` or `weekly` (every hour, 24 hours or 7 days after it is set), or a cron expression in UTC running at most hourly */
                         frequency: string;
                     };
                 };

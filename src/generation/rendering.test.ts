@@ -40,6 +40,12 @@ describeOnEachDatabase(
     for (const render of ['auto', 'always'] as const) {
       test(`with render ${render}, llms.txt lists and describes the pages the script builds, and rendering costs a credit per 10 pages rendered`, async () => {
         const { id, apiKey } = await service().createAccount();
+        const estimate = await service().request('POST', '/api/v1/generate/estimate', {
+          token: apiKey,
+          body: { url: `${site.origin}/`, options: { generationMethod: 'simple', maxUrls: 20, render, cacheAge: 0 } },
+        });
+        assert.equal(estimate.status, 200, estimate.text);
+        assert.deepEqual([estimate.body.credits, estimate.body.renderingCredits], [4, 2]);
         const { start, job } = await generate(service(), apiKey, { render });
         // 20 pages: 2 credits, and 2 more reserved for rendering them all.
         assert.equal(start.creditsUsed, 4);
@@ -100,8 +106,12 @@ describeOnEachDatabase(
       settings.chromiumPath = '/nonexistent/chromium';
       try {
         const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: `${site.origin}/`, options: { render: 'auto' } } });
-        assert.equal(start.status, 422);
-        assert.equal(start.body.message, 'Rendering is not available on this server: Chromium is not installed. Use render "never", or install Chromium (README, "Rendering pages")');
+        const message = 'Rendering is not available on this server: Chromium is not installed. Use render "never", or install Chromium (README, "Rendering pages")';
+        assert.deepEqual([start.status, start.body.message], [422, message]);
+        const estimate = await service().request('POST', '/api/v1/generate/estimate', { token: apiKey, body: { url: `${site.origin}/`, options: { render: 'always' } } });
+        assert.deepEqual([estimate.status, estimate.body.message], [422, message]);
+        const discovery = await service().request('POST', '/api/v1/discovery', { token: apiKey, body: { url: `${site.origin}/`, render: 'auto' } });
+        assert.deepEqual([discovery.status, discovery.body.message], [422, message]);
         const never = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: `${site.origin}/`, options: { render: 'never', generationMethod: 'simple', maxUrls: 1 } } });
         assert.equal(never.status, 200, never.text);
       } finally {
