@@ -32,6 +32,7 @@ import { createPaymentProvider } from './billing/create-provider.ts';
 import { registerWebApp } from './web/plugin.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const { trustProxy, http: timeouts } = deps.config;
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
     },
     { prefix: API_PREFIX },
   );
+  await app.register(mcpRoutes, { db, clock, config, queue: jobs.queue, crawl: jobs.crawl, robots: jobs.robots });
   await payments.registerPages?.(app, { webhookPath: API_PREFIX + STRIPE_WEBHOOK_ROUTE });
   await registerWebApp(app);
   return app;

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -38,7 +38,8 @@ const OptionsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
-const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
+export const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
+export type StartBody = Static<typeof StartBody>;
 
 const JobView = Type.Object({
   id: Type.String(),
@@ -68,7 +69,7 @@ const StartView = Type.Object({
 });
 
 /** A job's file URLs exist only once it has completed (the contract's state rules). */
-function jobView(publicUrl: string, job: GenerationJob) {
+export function jobView(publicUrl: string, job: GenerationJob) {
   const options = readGenerationOptions(job.options);
   const completed = job.status === 'completed';
   const urls = fileUrls(publicUrl, job.siteId);
@@ -110,24 +111,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         response: { 200: StartView, ...errorAnswers(402, 409, 422) },
       },
     },
-    async (request) => {
-      const { body } = request;
-      const { cacheAge, ...options } = body.options;
-      const url = parseTargetUrl(body.url);
-      if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
-      const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, url, { ...options, ...parsePathFilters(options) }, cacheAge);
-      const view = jobView(config.publicUrl, job);
-      return {
-        jobId: job.id,
-        status: fromCache ? 'completed' : 'queued',
-        progress: view.progress,
-        message: fromCache ? jobMessages.fromCache : jobMessages.queued,
-        fileUrl: view.fileUrl,
-        fullTextUrl: view.fullTextUrl,
-        siteId: job.siteId,
-        creditsUsed,
-      };
-    },
+    async (request) => startGenerationFor(deps, callerOf(request).accountId, request.body),
   );
 
   app.get(
@@ -159,3 +143,24 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
     },
   );
 };
+
+type StartDeps = Parameters<typeof startGeneration>[0] & { config: Config };
+
+/** A generation start as `POST /generate` answers it (the MCP `generate` tool answers the same). */
+export async function startGenerationFor(deps: StartDeps, accountId: string, body: StartBody) {
+  const { cacheAge, ...options } = body.options;
+  const url = parseTargetUrl(body.url);
+  if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
+  const { job, creditsUsed, fromCache } = await startGeneration(deps, accountId, url, { ...options, ...parsePathFilters(options) }, cacheAge);
+  const view = jobView(deps.config.publicUrl, job);
+  return {
+    jobId: job.id,
+    status: fromCache ? 'completed' : 'queued',
+    progress: view.progress,
+    message: fromCache ? jobMessages.fromCache : jobMessages.queued,
+    fileUrl: view.fileUrl,
+    fullTextUrl: view.fullTextUrl,
+    siteId: job.siteId,
+    creditsUsed,
+  };
+}
