@@ -33,6 +33,7 @@ import { registerWebApp } from './web/plugin.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
+import { lintRoutes } from './lint/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const { trustProxy, http: timeouts } = deps.config;
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(siteRoutes, { db, config, crawl: jobs.crawl, robots: jobs.robots });
       await api.register(webhookRoutes, { db, clock, config, crawl: jobs.crawl });
       await api.register(scheduleRoutes, { db, clock });
+      await api.register(lintRoutes, { config, crawl: jobs.crawl, robots: jobs.robots });
     },
     { prefix: API_PREFIX },
   );

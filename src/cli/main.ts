@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
+import { describeReport, lint } from './lint.ts';
 import { Progress } from './progress.ts';
 import { balance, generateRemotely, remoteClient, sites } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
@@ -16,6 +17,8 @@ const HELP = `Usage:
   llmstxt remote generate <url> [options]   generate on a service (LLMSTXT_API_KEY, LLMSTXT_API_URL)
   llmstxt balance                           the account's credits
   llmstxt sites                             the account's sites
+  llmstxt lint <url|file>                   check an llms.txt (a site's, or any page of the site,
+                                            or a local file): structure, links, key pages; 0-100
 
 Options:
   --out <dir>          where to write llms.txt (and llms-full.txt); default: .
@@ -108,6 +111,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     await prepareOutputFolder(options.out);
     return generateRemotely(client, url(rest.slice(1)), options, progress);
   }
+  if (command === 'lint') return lint(url(rest));
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
   throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
@@ -149,6 +153,7 @@ function describe(result: any): string {
     return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
+  if (typeof result.score === 'number') return describeReport(result);
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');
   return JSON.stringify(result, null, 2);
 }
