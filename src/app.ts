@@ -34,6 +34,7 @@ import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { mcpRoutes } from './mcp/routes.ts';
 import { lintRoutes } from './lint/routes.ts';
+import { registerMetrics } from './metrics/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const { trustProxy, http: timeouts } = deps.config;
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.addHook('onClose', await forgetOnRowChanges(deps.database, { accounts: balanceReads, generation_jobs: jobReads }));
   registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, credentials });
   registerIdempotency(app, { db: deps.database.db, clock: deps.clock });
+  registerMetrics(app, { db: deps.database.db, config: deps.config });
   const jobs = await startJobRuntime({ ...deps, jobReads }, app.log, { workers: deps.runWorkers ?? false, warmUp: deps.warmUp });
   app.addHook('onClose', () => jobs.stop());
   const { config, clock, database } = deps;

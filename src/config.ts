@@ -49,6 +49,8 @@ export interface Config {
   /** Bytes of hosted files (and their compressed forms) kept in memory after they were sent. */
   hostedFileCacheBytes: number;
   generation: GenerationLimits;
+  /** /metrics: who may read it (Bearer METRICS_TOKEN on the API's port) and where else (METRICS_PORT); neither: not served. */
+  metrics: { token: string | null; port: number | null };
 }
 
 /** How long a client may take over what it sends: a socket past them is closed. */
@@ -275,7 +277,16 @@ export function loadConfig(env: Env = process.env): Config {
       secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
       threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
     },
+    metrics: metricsSettings(env, port),
   };
+}
+
+function metricsSettings(env: Env, port: number): Config['metrics'] {
+  const token = env.METRICS_TOKEN || null;
+  if (token !== null && token.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  const metricsPort = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : null;
+  if (metricsPort !== null && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: it is served without a token, to the operator’s network only');
+  return { token, port: metricsPort };
 }
 
 function httpTimeouts(env: Env): HttpTimeouts {

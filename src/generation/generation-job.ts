@@ -23,6 +23,7 @@ import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';
+import { countFinishedJob, metrics } from '../metrics/metrics.ts';
 
 export interface GenerationJobDeps {
   db: Database;
@@ -82,6 +83,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
       // Ends the crawl too when the generation stops first (its thread failed).
       const finished = new AbortController();
       const jobSignal = AbortSignal.any([signal, overBudget, finished.signal]);
+      let fetched = 0;
       try {
         const collected = collectPages(job.url, {
           maxUrls: options.maxUrls,
@@ -89,7 +91,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           signal: jobSignal,
           crawl: deps.crawl,
           onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
-          onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
+          onFetched: (done, total) => {
+            metrics.pagesFetched.inc({ kind: 'generation' }, Math.max(0, done - fetched));
+            fetched = Math.max(fetched, done);
+            progress(band(30, 70, done, total));
+          },
           read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
         });
         const files = await generateInThread(
@@ -147,13 +153,14 @@ async function store(
   const options = readGenerationOptions(job.options);
   const now = clock.now();
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
-  await db.transaction(async (tx) => {
+  const unused = unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod);
+  const stored = await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
       .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning();
-    if (!completed) return;
+    if (!completed) return null;
     const urls = fileUrls(deps.publicUrl, job.siteId);
     await recordEvent(tx, job.accountId, 'generation.completed', {
       id: job.id,
@@ -172,15 +179,14 @@ async function store(
     await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
     if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
-    await refund(
-      tx,
-      job,
-      unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod),
-      `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`,
-    );
+    await refund(tx, job, unused, `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`);
     await tx.update(sites).set({ lastGenerationOptions: options, lastChange: change }).where(eq(sites.id, job.siteId));
     await followLatestJob(tx, job.siteId, now);
+    return completed;
   });
+  if (!stored) return;
+  countFinishedJob('generation', options.generationMethod, 'completed', stored.startedAt, now);
+  metrics.creditsRefunded.inc(unused);
 }
 
 async function replaceMappedUrls(tx: Transaction, siteId: string, result: GenerationResult, failures: Map<string, string>) {
