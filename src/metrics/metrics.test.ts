@@ -75,7 +75,7 @@ describeOnEachDatabase(
     });
 
     test('without the token 401; on METRICS_PORT without a token', async () => {
-      for (const headers of [{}, { authorization: 'Bearer wrong-token-of-enough-length' }, { authorization: TOKEN }]) {
+      for (const headers of [{}, { authorization: 'Bearer wrong-token-of-enough-length' }, { authorization: TOKEN }] as Array<Record<string, string>>) {
         const refused = await service().request('GET', '/metrics', { headers });
         assert.deepEqual([refused.status, refused.body], [401, { message: 'Unauthorized' }]);
       }
