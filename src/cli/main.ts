@@ -6,6 +6,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
+import { describeReport, lint } from './lint.ts';
 import { Progress } from './progress.ts';
 import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
@@ -18,6 +19,8 @@ const HELP = `Usage:
   llmstxt remote generate <url> [options]   generate on a service (LLMSTXT_API_KEY, LLMSTXT_API_URL)
   llmstxt balance                           the account's credits
   llmstxt sites                             the account's sites
+  llmstxt lint <url|file>                   check an llms.txt (a site's, or any page of the site,
+                                            or a local file): structure, links, key pages; 0-100
 
 Options:
   --out <dir>          where to write llms.txt (and llms-full.txt); default: .
@@ -122,6 +125,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     await prepareOutputFolder(options.out);
     return generateRemotely(client, url(rest.slice(1)), { ...options, yes: values.yes }, progress, terminalConsent);
   }
+  if (command === 'lint') return lint(url(rest));
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
   throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
@@ -166,6 +170,7 @@ function describe(result: any): string {
     return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}${credits}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
+  if (typeof result.score === 'number') return describeReport(result);
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');
   return JSON.stringify(result, null, 2);
 }
