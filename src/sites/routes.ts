@@ -27,7 +27,8 @@ import {
   type Site,
 } from './sites.ts';
 import { answerSiteFile, ServedFiles, type SiteFileAnswer } from './served-files.ts';
-import { answerPageMarkdown, HOSTED_PAGES } from './hosted-markdown.ts';
+import { answerPageMarkdown } from './hosted-markdown.ts';
+import { HOSTED_PAGES } from './markdown-paths.ts';
 
 const SiteView = Type.Object({
   id: Type.String(),
