@@ -4,13 +4,16 @@
  * path is kept percent-encoded as the page's URL has it, so the route compares what it was sent.
  * Apart from the route's answer (hosted-markdown.ts): a generation thread computes these links.
  */
-import { fileUrls } from '../http/paths.ts';
+import { API_PREFIX, HOSTED_PAGE_ROUTE } from '../http/paths.ts';
 
-export const HOSTED_PAGES = 'pages/';
+/** What comes before a page's path in its copy's URL path: `/file/{siteId}/pages/`. */
+export function hostedPagesPrefix(siteId: string): string {
+  return HOSTED_PAGE_ROUTE.replace(':siteId', encodeURIComponent(siteId)).slice(0, -1);
+}
 
 /** `{file URL}/pages/` of a site. */
 export function hostedMarkdownBase(publicUrl: string, siteId: string): string {
-  return `${fileUrls(publicUrl, siteId).fileUrl}/${HOSTED_PAGES}`;
+  return publicUrl + API_PREFIX + hostedPagesPrefix(siteId);
 }
 
 /** A page's copy's path below `pages/`: a query becomes part of the name (`?` and `=` encoded). */
