@@ -14,7 +14,7 @@ import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
-import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/hosted-markdown.ts';
+import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/markdown-paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions } from './options.ts';
 import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
