@@ -7,15 +7,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
+import { describeReport, lint } from './lint.ts';
 import { Progress } from './progress.ts';
 import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
+import { RENDER_MODES, type RenderMode } from '../crawl/index.ts';
 
 const HELP = `Usage:
   llmstxt generate <url> [options]          generate on this machine (no account needed)
   llmstxt remote generate <url> [options]   generate on a service (LLMSTXT_API_KEY, LLMSTXT_API_URL)
   llmstxt balance                           the account's credits
   llmstxt sites                             the account's sites
+  llmstxt lint <url|file>                   check an llms.txt (a site's, or any page of the site,
+                                            or a local file): structure, links, key pages; 0-100
 
 Options:
   --out <dir>          where to write llms.txt (and llms-full.txt); default: .
@@ -28,6 +32,10 @@ Options:
   --exclude <pattern>  never fetch paths matching (glob, repeatable)
   --yes                remote: start without asking (the cost is printed first; without a
                        terminal to ask on, a job that costs credits needs --yes)
+  --render <mode>      render pages in Chromium first: never, auto (pages that look built by
+                       scripts) or always; default never. Locally needs Chromium (CHROMIUM_PATH)
+  --link-markdown      llms.txt links each page to its markdown copy: the site's own, or (remote)
+                       the copy the service hosts
   --json               print the result as JSON
   --quiet              no progress on stderr
   --version            print the version
@@ -44,6 +52,8 @@ const OPTIONS = {
   method: { type: 'string', default: 'simple' },
   include: { type: 'string', multiple: true, default: [] as string[] },
   exclude: { type: 'string', multiple: true, default: [] as string[] },
+  render: { type: 'string', default: 'never' },
+  'link-markdown': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   yes: { type: 'boolean', short: 'y', default: false },
   quiet: { type: 'boolean', default: false },
@@ -96,6 +106,8 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     method: method(values.method),
     includePaths: values.include,
     excludePaths: values.exclude,
+    render: renderMode(values.render),
+    linkMarkdown: values['link-markdown'],
   });
   const url = (args: string[]) => {
     if (args.length !== 1) throw new CliError(EXIT.usage, 'give exactly one URL');
@@ -104,7 +116,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
   if (command === 'generate') {
     const options = generation();
     await prepareOutputFolder(options.out);
-    return generateLocally(url(rest), options, progress, abortOnInterrupt());
+    return generateLocally(url(rest), options, progress, abortOnInterrupt(), env);
   }
   if (command === 'remote' && rest[0] === 'generate') {
     const options = generation();
@@ -112,6 +124,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     await prepareOutputFolder(options.out);
     return generateRemotely(client, url(rest.slice(1)), { ...options, yes: values.yes }, progress, terminalConsent);
   }
+  if (command === 'lint') return lint(url(rest));
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
   throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
@@ -146,6 +159,11 @@ function method(raw: string): 'simple' | 'enhanced' {
   return raw;
 }
 
+function renderMode(raw: string): RenderMode {
+  if (!(RENDER_MODES as readonly string[]).includes(raw)) throw new CliError(EXIT.usage, `--render must be never, auto or always, not ${raw}`);
+  return raw as RenderMode;
+}
+
 function abortOnInterrupt(): AbortSignal {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
@@ -160,6 +178,7 @@ function describe(result: any): string {
     return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}${credits}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
+  if (typeof result.score === 'number') return describeReport(result);
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');
   return JSON.stringify(result, null, 2);
 }

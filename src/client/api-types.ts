@@ -2475,6 +2475,11 @@ export interface paths {
                          * @default []
                          */
                         excludePaths?: string[];
+                        /**
+                         * @description Render pages in a browser to find the links their scripts write: `auto` pages that look like an application shell, `always` every page
+                         * @default never
+                         */
+                        render?: "never" | "auto" | "always";
                     };
                 };
             };
@@ -2590,6 +2595,7 @@ export interface paths {
                         } & {
                             includePaths: string[];
                             excludePaths: string[];
+                            render: string;
                             completedAt: string | null;
                             error: string | null;
                         };
@@ -2738,7 +2744,7 @@ export interface paths {
         put?: never;
         /**
          * Generate llms.txt (and llms-full.txt) for a website; costs credits
-         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
+         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
          */
         post: {
             parameters: {
@@ -2782,6 +2788,16 @@ export interface paths {
                             excludePaths?: string[];
                             /** @default null */
                             maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
                         };
                     };
                 };
@@ -2919,6 +2935,16 @@ export interface paths {
                             excludePaths?: string[];
                             /** @default null */
                             maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
                         };
                     };
                 };
@@ -2941,6 +2967,8 @@ export interface paths {
                             pagesPerCredit: number;
                             /** @description What comes back when the job lists fewer pages */
                             refundRule: string;
+                            /** @description The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back */
+                            renderingCredits: number;
                             /** @description A recent identical generation (younger than cacheAge) would answer the start */
                             fromCache: boolean;
                             message: string | null;
@@ -2958,6 +2986,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid or expired credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unprocessable */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3021,6 +3058,8 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                render: string;
+                                linkMarkdown: boolean;
                             };
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3135,6 +3174,8 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 };
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3270,6 +3311,8 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 } | null;
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3398,6 +3441,8 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                render: string;
+                                linkMarkdown: boolean;
                             } | null;
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3847,6 +3892,142 @@ export interface paths {
                 header?: never;
                 path: {
                     siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{siteId}/pages/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
                 };
                 cookie?: never;
             };
@@ -4482,6 +4663,93 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an llms.txt against llmstxt.org, its links and its site; free
+         * @description `url`: the llms.txt (or any text file), or any page of the site (then `<origin>/llms.txt` is checked). Structure, duplicates, each link's status (at most 200), key pages of the site's navigation and sitemap the file lacks, listed pages changed after the file; a 0-100 score. Answers within 30 s; counted against the job-start rate limit.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            fileUrl: string | null;
+                            site: string | null;
+                            score: number;
+                            findings: {
+                                code: "file-unreadable" | "missing-h1" | "no-sections" | "missing-summary" | "multiple-h1" | "misplaced-heading" | "bad-link-line" | "empty-section" | "optional-not-last" | "duplicate-link" | "broken-link" | "link-refused" | "link-disallowed" | "missing-key-page" | "changed-after-file" | "not-checked";
+                                severity: "error" | "warning" | "notice";
+                                message: string;
+                                line: number | null;
+                            }[];
+                            links: {
+                                listed: number;
+                                checked: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;

@@ -9,46 +9,36 @@ import { cachedAnswer } from '../http/cached-answer.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { fileUrls } from '../http/paths.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
-import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
-import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
+import { errorAnswers, Id, IsoDate, Nullable } from '../http/schemas.ts';
+import { parsePathFilters } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { GuardOptions } from '../crawl/index.ts';
+import { assertCanRender, type GuardOptions } from '../crawl/index.ts';
 import { cancelGeneration, estimateGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
 import { JobStageFields, stageView } from './job-progress.ts';
-import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes, type GenerationOptions } from './options.ts';
-import { pagesPerCredit, unusedCredits } from './pricing.ts';
+import { ContractOptionFields, ExtensionOptionFields, FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes, type GenerationOptions } from './options.ts';
+import { pagesPerCredit, renderingCost, unusedCredits } from './pricing.ts';
 import { hasAiProvider } from './describer.ts';
 
 const OptionsSchema = Type.Object(
   {
-    maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
-    showFullText: Type.Boolean({ default: false }),
-    includeModificationDate: Type.Boolean({ default: false }),
-    generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
+    ...ContractOptionFields,
     cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
-    ...PathPatternFields,
-    maxTokens: Type.Union(
-      [
-        Type.Integer({ minimum: MIN_FULL_TEXT_TOKENS, maximum: 100_000_000, description: `llms-full.txt's budget in ${TOKEN_ENCODING} tokens: the most important pages whole, the rest left out` }),
-        Type.Null(),
-      ],
-      { default: null },
-    ),
+    ...ExtensionOptionFields,
   },
   { additionalProperties: false, default: {} },
 );
 
-const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
-type StartRequest = Static<typeof StartBody>;
+export const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
+export type StartRequest = Static<typeof StartBody>;
 
 /** The start's body as the start and the estimate both read it: the target, the options, the cache age. */
-function readStartBody(body: StartRequest): { url: string; options: GenerationOptions; cacheAge: number } {
+function readStartBody(body: StartRequest, config: Pick<Config, 'render'>): { url: string; options: GenerationOptions; cacheAge: number } {
   const { cacheAge, ...options } = body.options;
   const url = parseTargetUrl(body.url);
   if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
+  assertCanRender(options.render, config.render);
   return { url, options: { ...options, ...parsePathFilters(options) }, cacheAge };
 }
 
@@ -58,6 +48,7 @@ const EstimateView = Type.Object({
   maxUrls: Type.Integer({ description: 'The most pages the job lists' }),
   pagesPerCredit: Type.Integer({ description: 'Pages a credit pays for with that method' }),
   refundRule: Type.String({ description: 'What comes back when the job lists fewer pages' }),
+  renderingCredits: Type.Integer({ description: "The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back" }),
   fromCache: Type.Boolean({ description: 'A recent identical generation (younger than cacheAge) would answer the start' }),
   message: Nullable(Type.String({ description: 'Why the method that would run differs from the one asked for' })),
 });
@@ -97,11 +88,11 @@ const StartView = Type.Object({
 function creditsUsed(job: GenerationJob, options: GenerationOptions): number {
   if (job.status === 'failed') return 0;
   if (job.status !== 'completed' || job.pagesGenerated === null) return job.creditsReserved;
-  return job.creditsReserved - unusedCredits(job.creditsReserved, job.pagesGenerated, options.generationMethod);
+  return job.creditsReserved - unusedCredits(job.creditsReserved, { pagesListed: job.pagesGenerated, pagesRendered: job.pagesRendered ?? 0, method: options.generationMethod });
 }
 
 /** A job's file URLs exist only once it has completed (the contract's state rules). */
-function jobView(publicUrl: string, job: GenerationJob) {
+export function jobView(publicUrl: string, job: GenerationJob) {
   const options = readGenerationOptions(job.options);
   const completed = job.status === 'completed';
   const urls = fileUrls(publicUrl, job.siteId);
@@ -143,27 +134,13 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         tags: ['Generation'],
         summary: 'Generate llms.txt (and llms-full.txt) for a website; costs credits',
         description:
-          'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.',
+          'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.',
         body: StartBody,
         headers: IdempotencyHeaders,
         response: { 200: StartView, ...errorAnswers(402, 409, 422) },
       },
     },
-    async (request) => {
-      const { url, options, cacheAge } = readStartBody(request.body);
-      const { job, creditsUsed, fromCache, withoutAi } = await startGeneration(generation, callerOf(request).accountId, url, options, cacheAge);
-      const view = jobView(config.publicUrl, job);
-      return {
-        jobId: job.id,
-        status: fromCache ? 'completed' : 'queued',
-        progress: view.progress,
-        message: fromCache ? jobMessages.fromCache : withoutAi ? priceMessages.queuedWithoutAi : jobMessages.queued,
-        fileUrl: view.fileUrl,
-        fullTextUrl: view.fullTextUrl,
-        siteId: job.siteId,
-        creditsUsed,
-      };
-    },
+    async (request) => startGenerationFor(generation, callerOf(request).accountId, request.body),
   );
 
   app.post(
@@ -176,11 +153,11 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         summary: 'What POST /generate with this body would cost and run; charges nothing, creates nothing',
         description: 'Takes the body of POST /generate and answers with its errors; `credits` is what that start would reserve now.',
         body: StartBody,
-        response: { 200: EstimateView },
+        response: { 200: EstimateView, ...errorAnswers(422) },
       },
     },
     async (request) => {
-      const { url, options, cacheAge } = readStartBody(request.body);
+      const { url, options, cacheAge } = readStartBody(request.body, config);
       const estimate = await estimateGeneration(generation, callerOf(request).accountId, url, options, cacheAge);
       const method = estimate.options.generationMethod;
       return {
@@ -189,6 +166,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         maxUrls: estimate.options.maxUrls,
         pagesPerCredit: pagesPerCredit(method),
         refundRule: priceMessages.refundRule(pagesPerCredit(method)),
+        renderingCredits: estimate.fromCache || estimate.options.render === 'never' ? 0 : renderingCost(estimate.options.maxUrls),
         fromCache: estimate.fromCache,
         message: estimate.withoutAi ? priceMessages.estimateWithoutAi : null,
       };
@@ -224,3 +202,22 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
     },
   );
 };
+
+type StartDeps = Parameters<typeof startGeneration>[0] & { config: Config };
+
+/** A generation start as `POST /generate` answers it (the MCP `generate` tool answers the same). */
+export async function startGenerationFor(deps: StartDeps, accountId: string, body: StartRequest) {
+  const { url, options, cacheAge } = readStartBody(body, deps.config);
+  const { job, creditsUsed, fromCache, withoutAi } = await startGeneration(deps, accountId, url, options, cacheAge);
+  const view = jobView(deps.config.publicUrl, job);
+  return {
+    jobId: job.id,
+    status: fromCache ? 'completed' : 'queued',
+    progress: view.progress,
+    message: fromCache ? jobMessages.fromCache : withoutAi ? priceMessages.queuedWithoutAi : jobMessages.queued,
+    fileUrl: view.fileUrl,
+    fullTextUrl: view.fullTextUrl,
+    siteId: job.siteId,
+    creditsUsed,
+  };
+}
