@@ -24,6 +24,7 @@ import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';
 import { countFinishedJob, metrics } from '../metrics/metrics.ts';
+import type { JobPhase, JobProgress } from './job-progress.ts';
 
 export interface GenerationJobDeps {
   db: Database;
@@ -42,7 +43,7 @@ export interface GenerationJobDeps {
   /**
    * The API's job reads in this process. A job puts its row there just before the transaction that
    * stores its pages: on the embedded database (one connection) a poll that missed the cache would
-   * otherwise wait for that whole transaction, about a second for 1,000 pages with their markdown.
+   * otherwise wait for that whole transaction.
    */
   jobReads?: ReadCache<GenerationJob>;
 }
@@ -68,13 +69,21 @@ export function timeBudgetMs(secondsPerPage: number, maxUrls: number): number {
 /** Progress bands: finding pages, fetching them, describing, rendering. */
 const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
 
+const BANDS: Record<JobPhase, [number, number]> = { discovering: [0, 30], fetching: [30, 70], describing: [70, 95], writing: [95, 95] };
+
+/** A report of the phase's counts, with the percentage its band gives. */
+function report(phase: JobPhase, done: number, total: number): JobProgress {
+  const [from, to] = BANDS[phase];
+  return { percent: band(from, to, done, total), stage: { phase, done, total } };
+}
+
 export function generationJobKind(deps: GenerationJobDeps): JobKind {
   const { db, clock } = deps;
   return defineJobKind({
     ...deps,
     rows: generationJobs,
     queue: 'generation',
-    progressFields: (value: number) => ({ progress: Math.min(99, value) }),
+    progressFields: ({ percent, stage }: JobProgress) => ({ progress: Math.min(99, percent), stage }),
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
@@ -90,11 +99,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           paths: options,
           signal: jobSignal,
           crawl: deps.crawl,
-          onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
+          onDiscovered: (found) => progress(report('discovering', found, options.maxUrls)),
           onFetched: (done, total) => {
             metrics.pagesFetched.inc({ kind: 'generation' }, Math.max(0, done - fetched));
             fetched = Math.max(fetched, done);
-            progress(band(30, 70, done, total));
+            progress(report('fetching', done, total));
           },
           read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
         });
@@ -117,16 +126,14 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
             memoryMb: deps.limits.threadMemoryMb,
             signal: jobSignal,
             onProgress: (p) => {
-              if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
-              if (p.phase === 'render') progress(95);
+              if (p.phase === 'describe' && p.total) progress(report('describing', p.done, p.total));
+              if (p.phase === 'render') progress(report('writing', p.done, p.total ?? 1));
             },
           },
         );
         await progress.flush();
         if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
-        const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
-        const message = jobMessages.completed(files.result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-        await store(deps, job, attempt, files, collected.failures, message);
+        await store(deps, job, attempt, files, collected.failures);
       } catch (error) {
         if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
         throw error;
@@ -147,17 +154,18 @@ async function store(
   attempt: number,
   { result, sizes }: GeneratedFiles,
   failures: Map<string, string>,
-  message: string,
 ) {
   const { db, clock } = deps;
   const options = readGenerationOptions(job.options);
   const now = clock.now();
+  const pagesLeftOut = result.stats.fullTextPagesLeftOut;
+  const message = jobMessages.completed(result.pages.length, { withoutAi: job.methodAsked !== null, leftOut: pagesLeftOut });
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
   const unused = unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod);
   const stored = await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning();
     if (!completed) return null;
@@ -214,8 +222,8 @@ type MappedUrlRow = Required<Pick<typeof mappedUrls.$inferInsert, 'id' | 'positi
 
 /**
  * One statement per batch with one array per column (unnest), not drizzle's multi-row VALUES: the
- * 1,000 rows of the PostgreSQL manual took 90-220 ms that way on the embedded database, 26-80 ms this
- * way (PostgreSQL: 85-98 ms, 26-29 ms), as the statement has ten parameters instead of a thousand.
+ * statement has ten parameters instead of one per value, which is several times faster on both
+ * databases (docs/decisions/hosted-files.md).
  */
 async function insertMappedUrls(tx: Transaction, siteId: string, rows: MappedUrlRow[]) {
   const column = (key: keyof MappedUrlRow, type: 'text' | 'integer') => sql`${sql.param(rows.map((row) => row[key]))}::${sql.raw(type)}[]`;

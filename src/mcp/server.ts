@@ -13,6 +13,7 @@ import type { Database } from '../db/database.ts';
 import { ApiError, errors } from '../errors.ts';
 import { getGenerationJob } from '../generation/generation.ts';
 import { jobView, StartBody, startGenerationFor } from '../generation/routes.ts';
+import { hasAiProvider } from '../generation/describer.ts';
 import { fileSizesView } from '../generation/options.ts';
 import { fileUrls } from '../http/paths.ts';
 import { bodyChecker } from '../http/validation.ts';
@@ -131,7 +132,7 @@ export function createMcpServer(deps: McpDeps, accountId: string): McpServer {
         options: z.record(z.string(), z.unknown()).default({}).describe('the options of POST /api/v1/generate: maxUrls, showFullText, generationMethod, includePaths, …'),
       },
     },
-    answer(async (args) => json(await startGenerationFor(deps, accountId, checkStart(args)))),
+    answer(async (args) => json(await startGenerationFor({ ...deps, aiConfigured: hasAiProvider(config.llm) }, accountId, checkStart(args)))),
   );
 
   server.registerTool(
