@@ -1,5 +1,6 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
 import { and, asc, desc, eq, inArray } from '../db/orm.ts';
+import pLimit from 'p-limit';
 import { createFetcher, resolveLimits, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
@@ -121,25 +122,21 @@ async function refetchMarkdown(
 ) {
   if (pages.length === 0) return;
   const fetcher = createFetcher({ ...crawl });
-  let next = 0;
-  const lane = async () => {
-    while (next < pages.length) {
-      const page = pages[next++];
-      try {
-        const { robots } = await robotsCache.rulesFor(page.url, fetcher);
-        if (!robots.isAllowed(page.url)) continue;
-        fetcher.pace(Math.max(resolveLimits(crawl.limits).delayMs, robots.crawlDelayMs));
-        const response = await fetcher.fetch(page.url);
-        if (response.status !== 200) continue;
-        page.markdown = extractPage(response.text(), page.url).markdown;
-        await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
-      } catch {
-        // A page that cannot be fetched now keeps its stored markdown.
-      }
+  const refresh = async (page: (typeof pages)[number]) => {
+    try {
+      const { robots } = await robotsCache.rulesFor(page.url, fetcher);
+      if (!robots.isAllowed(page.url)) return;
+      fetcher.pace(Math.max(resolveLimits(crawl.limits).delayMs, robots.crawlDelayMs));
+      const response = await fetcher.fetch(page.url);
+      if (response.status !== 200) return;
+      page.markdown = extractPage(response.text(), page.url).markdown;
+      await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
+    } catch {
+      // A page that cannot be fetched now keeps its stored markdown.
     }
   };
   try {
-    await Promise.all(Array.from({ length: FRESH_FETCH_CONCURRENCY }, lane));
+    await pLimit(FRESH_FETCH_CONCURRENCY).map(pages, refresh);
   } finally {
     await fetcher.close();
   }
