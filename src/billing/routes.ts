@@ -14,7 +14,7 @@ import type { BillingDeps } from './deps.ts';
 import { fulfilCheckoutSession } from './fulfilment.ts';
 import { WebhookSignatureError, type PaymentProvider } from './provider.ts';
 import { currentSubscription, SubscriptionView } from './subscriptions.ts';
-import { handleWebhookEvent } from './webhooks.ts';
+import { applyProviderEvent } from './provider-events.ts';
 
 const RedirectUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'http or https URL; may contain {CHECKOUT_SESSION_ID}' });
 
@@ -224,7 +224,7 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
           if (error instanceof WebhookSignatureError) throw errors.invalidWebhookSignature();
           throw error;
         }
-        await handleWebhookEvent(billing(request.log), event);
+        await applyProviderEvent(billing(request.log), event);
         return { received: true };
       },
     );
