@@ -7,16 +7,17 @@ import { findTemplatedTexts } from './templates.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
-import { describeFromContent, extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
+import { extractPage, readContentFacts, type ExtractedPage, type ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
-import type { PageOutline } from './outline.ts';
+import type { PageFacts } from './page-facts.ts';
 import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
 import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
 import { olderVersionPages } from './sections.ts';
 import { inLanguageOf, isEnglish, languageOf } from './language.ts';
-import { inferSite, refineSimplePages } from './site.ts';
+import { inferSite, refineTitles } from './site.ts';
+import { factsDescribe, pageText, type ContentFacts, type PageText } from './page-text.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
 import type { DescribedPage, GenerationMethod, PageInput, PageReading, SiteSummary } from './types.ts';
@@ -119,8 +120,8 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
       continue;
     }
     const outline = { ...reading.outline, url };
-    const fromOutline = extractor.readsFromOutline(outline);
-    // A page read from its outline needs its HTML no longer.
+    const fromOutline = !extractor.needsHtml(outline);
+    // A page read from its facts alone needs its HTML no longer.
     const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
@@ -153,7 +154,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const byUrl = new Map(candidates.map((candidate) => [candidate.outline.url, candidate]));
   const chosenCandidates = chosen.map((node) => byUrl.get(node.url)!);
   chosenCandidates.forEach((candidate) => extractor.start(candidate));
-  const extracted = await Promise.all(chosenCandidates.map((candidate) => candidate.extracted!));
+  const read = await Promise.all(chosenCandidates.map((candidate) => candidate.read!));
   options.onPagesRead?.();
   for (const candidate of arrived) candidate.page.html = '';
   const extractMs = performance.now() - started;
@@ -170,19 +171,21 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   let menuLinks: ((text: string) => boolean) | null = null;
   const isMenuLink = (text: string) =>
     (menuLinks ??= findRepeatedDescriptions(outlines.map((outline) => outline.links.map((link) => link.text)), { minPages: 3, enoughPages: Infinity }))(text);
-  const simple = refineSimplePages(extracted);
+  // One record per listed page: its place in the map, what it says of itself, its markdown.
+  const listed: ListedPage[] = chosen.map((node, index) => ({ node, text: pageText(node.outline, read[index].content), markdown: read[index].markdown, title: '' }));
+  refineTitles(listed.map((page) => page.text)).forEach((title, index) => (listed[index].title = title));
   const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
-  const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
+  const site = inferSite(map.home?.url ?? options.siteUrl, listed.map((page) => page.text), { home: map.home?.outline ?? null, leadPages, isRepeated });
   const saysOnlyTheSummary = repeatsSummary(site.summary);
   await yieldToEventLoop();
   const english = isEnglish(map.home ? languageOf(map.home.outline) : null);
-  const signalsOf = (node: MapNode, index: number): DescriptionSignals => ({
-    title: simple[index].title,
+  const signalsOf = ({ node, text, title }: ListedPage): DescriptionSignals => ({
+    title,
     purposeLine: node.outline.purposeLine,
-    metaDescription: extracted[index].metaDescription,
-    paragraphs: [...node.outline.paragraphs, extracted[index].firstParagraph],
+    metaDescription: text.metaDescription,
+    paragraphs: [...node.outline.paragraphs, text.firstParagraph],
     childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
-    headings: extracted[index].headings,
+    headings: text.headings,
     terms: node.outline.terms,
     h1: node.outline.h1,
     english,
@@ -191,17 +194,17 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     },
   });
   const descriptions = distinctDescriptions(
-    chosen.map((node, index) => ({ signals: signalsOf(node, index), listedPages: node.children.length })),
+    listed.map((page) => ({ signals: signalsOf(page), listedPages: page.node.children.length })),
     (index) => (chosen[index] === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
   );
-  const pages: DescribedPage[] = chosen.map((node, index) => ({
+  const pages: DescribedPage[] = listed.map(({ node, title, markdown }, index) => ({
     url: node.url,
-    title: node === map.home ? site.name : simple[index].title,
+    title: node === map.home ? site.name : title,
     description: descriptions[index],
     section: null,
     rank: index,
     contentHash: byUrl.get(node.url)?.contentHash,
-    markdown: extracted[index].markdown,
+    markdown,
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
     source: 'metadata',
@@ -230,53 +233,74 @@ function readHere(page: PageInput, url: string): { html: string; reading: PageRe
 
 interface Candidate {
   page: PageInput;
-  outline: PageOutline;
+  outline: PageFacts;
   /** Other URLs with the same body. */
   aliases: string[];
-  /** Read from its outline alone, without main-content extraction (see readsFromOutline). */
+  /** Read from its facts alone, without the DOM pass (see needsHtml). */
   fromOutline: boolean;
   /** SHA-1 (base64) of the page's HTML. */
   contentHash: string;
-  extracted?: Promise<ExtractedPage>;
+  read?: Promise<DomReading>;
+}
+
+/** What the DOM pass added to a chosen page's facts. */
+interface DomReading {
+  /** Null when no markdown is wanted (`simple` without llms-full.txt). */
+  markdown: string | null;
+  /** The main content's paragraph and headings, for a page whose facts say nothing of it. */
+  content: ContentFacts | null;
+}
+
+/** A listed page: its place in the site's map (its facts at `node.outline`), what it says of itself, its title among the site's. */
+interface ListedPage {
+  node: MapNode;
+  text: PageText;
+  title: string;
+  markdown: string | null;
 }
 
 /**
- * Extraction of chosen pages: inline, or through the caller's worker pool with a bounded number in
- * flight. `simple` without llms-full.txt needs no page's content when its outline already says
- * what the page is (a purpose line or a first paragraph): those pages are read from their outline.
+ * The DOM pass over chosen pages: their markdown when llms-full.txt or the describer wants it
+ * (inline, or through the caller's worker pool with a bounded number in flight), and the main
+ * content's paragraph and headings of the few whose facts say nothing of them.
  */
 function createExtraction(options: GenerateOptions) {
-  const needsContent = options.method === 'enhanced' || Boolean(options.fullText);
-  const extractOne = needsContent ? (options.extractor ?? extractInline(options.extract)) : describeInline(options.extract);
-  const limit = options.extractor && needsContent ? (options.extractorConcurrency ?? 4) : 1;
+  const needsMarkdown = options.method === 'enhanced' || Boolean(options.fullText);
+  const extractOne = options.extractor ?? extractInline(options.extract);
+  const limit = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
+  const readContent = describeInline(options.extract);
   let active = 0;
   const waiting: Array<() => void> = [];
+  const inTurn = async <T>(work: () => Promise<T>): Promise<T> => {
+    while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
   const state = {
     failures: 0,
-    readsFromOutline: (outline: PageOutline) => !needsContent && Boolean(outline.purposeLine || outline.firstParagraph),
+    needsHtml: (outline: PageFacts) => needsMarkdown || !factsDescribe(outline),
     start(candidate: Candidate) {
-      if (candidate.extracted) return;
+      if (candidate.read) return;
       if (candidate.fromOutline) {
-        candidate.extracted = Promise.resolve(pageFromOutline(candidate.outline));
+        candidate.read = Promise.resolve({ markdown: null, content: null });
         return;
       }
       const { url } = candidate.page;
       const html = htmlOf(candidate.page);
-      // The extraction holds the HTML now; the candidate needs it no longer.
+      // The DOM pass holds the HTML now; the candidate needs it no longer.
       candidate.page.html = '';
-      candidate.extracted = (async () => {
-        while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-        active++;
-        try {
-          return await extractOne(html, url);
-        } catch {
-          state.failures++;
-          return unreadablePage(url);
-        } finally {
-          active--;
-          waiting.shift()?.();
-        }
-      })();
+      const failed = <T>(fallback: T) => () => {
+        state.failures++;
+        return fallback;
+      };
+      const markdown = needsMarkdown ? inTurn(() => extractOne(html, url)).then((page) => page.markdown, failed('')) : null;
+      const content = factsDescribe(candidate.outline) ? null : readContent(html, url).catch(failed({ firstParagraph: '', headings: [] }));
+      candidate.read = Promise.all([markdown, content]).then(([markdown, content]) => ({ markdown, content }));
     },
   };
   return state;
@@ -287,15 +311,15 @@ function extractInline(extract: ExtractOptions | undefined) {
 }
 
 /**
- * Without content, the few pages whose outline says nothing (tables of contents, mostly) are read
+ * The few pages whose facts say nothing (tables of contents, mostly) have their main content read
  * here, one at a time, without markdown and from the first DESCRIBE_MAX_PARSED_CHARS of their HTML:
  * a few milliseconds each, between which API requests are served. A worker thread would hold a
  * heap of its own (about 50 MB) for them.
  */
 function describeInline(extract: ExtractOptions | undefined) {
-  return async (html: string, url: string): Promise<ExtractedPage> => {
+  return async (html: string, url: string): Promise<ContentFacts> => {
     await yieldToEventLoop();
-    return describeFromContent(html, url, { ...extract, maxParsedHtmlChars: Math.min(extract?.maxParsedHtmlChars ?? Infinity, DESCRIBE_MAX_PARSED_CHARS) });
+    return readContentFacts(html, url, { ...extract, maxParsedHtmlChars: Math.min(extract?.maxParsedHtmlChars ?? Infinity, DESCRIBE_MAX_PARSED_CHARS) });
   };
 }
 
@@ -372,24 +396,5 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
       errors,
       extractMs: 0,
     },
-  };
-}
-
-/** A page whose extraction throws still gets listed, titled from its URL. */
-function unreadablePage(url: string): ExtractedPage {
-  return {
-    url,
-    title: titleFromUrl(url),
-    fullTitle: null,
-    description: '',
-    descriptionSource: 'none',
-    metaDescription: null,
-    siteName: null,
-    lang: null,
-    markdown: '',
-    firstParagraph: '',
-    h1: null,
-    headings: [],
-    truncated: false,
   };
 }

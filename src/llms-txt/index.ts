@@ -6,9 +6,10 @@ export { pageContentHash, readHtml } from './reading.ts';
 export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
 export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
-export { outlinePage, type PageOutline } from './outline.ts';
+export { readPageFacts, type PageFacts } from './page-facts.ts';
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
-export { inferSite, refineSimplePages, type SimplePage } from './site.ts';
+export { inferSite, refineTitles } from './site.ts';
+export { pageText, type PageText } from './page-text.ts';
 
 export type { DescribeOptions, DescribeResult, Describer, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
 export { createExtractiveDescriber } from './extractive-describer.ts';

@@ -4,7 +4,7 @@
 // ("Get started", "User Guides"). A part holding more than 40% of the links gives its largest
 // sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
 // the caller then falls back to URL folders.
-import type { OutlineLink } from './outline.ts';
+import type { PageLink } from './page-facts.ts';
 import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
@@ -133,7 +133,7 @@ function usesGroups(home: MapNode, chosen: readonly MapNode[]): boolean {
 }
 
 /** The home page's entry a page's path starts from, climbed to the top of the home page's list. */
-function topEntry(home: MapNode, node: MapNode): OutlineLink | null {
+function topEntry(home: MapNode, node: MapNode): PageLink | null {
   const first = firstStep(home, node);
   if (!first?.viaLink) return null;
   let link = first.viaLink;

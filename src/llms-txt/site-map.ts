@@ -2,10 +2,10 @@
 // navigation and contents links (a shortest-path tree, where a top-level contents entry costs 1,
 // a nested one more, a link in running text 3), and how many pages link to it. Page choice and
 // sections both come from this tree.
-import type { OutlineLink, PageOutline } from './outline.ts';
+import type { PageLink, PageFacts } from './page-facts.ts';
 
 export interface MapInput {
-  outline: PageOutline;
+  outline: PageFacts;
   secondary: boolean;
   /** The sitemap's priority (0-1), when it gave one. */
   priority?: number | null;
@@ -16,7 +16,7 @@ export interface MapInput {
 export interface MapNode {
   key: string;
   url: string;
-  outline: PageOutline;
+  outline: PageFacts;
   secondary: boolean;
   priority: number | null;
   /** Cost of the cheapest path from the home page (Infinity when no navigation link leads here). */
@@ -25,7 +25,7 @@ export interface MapNode {
   inLinks: number;
   /** The page through which the cheapest path arrives, and the link it follows there. */
   via: MapNode | null;
-  viaLink: OutlineLink | null;
+  viaLink: PageLink | null;
   viaLinkIndex: number;
   children: MapNode[];
   /** Position in the site's reading order (a depth-first walk of the tree, links in page order). */

@@ -1,9 +1,9 @@
 // Types shared across the generator core.
-import type { PageOutline } from './outline.ts';
+import type { PageFacts } from './page-facts.ts';
 
 /** What the generator reads of a page before choosing (see readHtml). */
 export interface PageReading {
-  outline: PageOutline;
+  outline: PageFacts;
   /** SHA-1 (base64) of the page's HTML (see pageContentHash). */
   contentHash: string;
 }
