@@ -3,7 +3,8 @@ import type { Describer } from '../llms-txt/index.ts';
 
 /**
  * The model that writes `enhanced` descriptions, as LLM_* configures it; null for the built-in describer.
- * The AI SDK and its providers (about 8 MB of heap) load with the first enhanced job, not with the service.
+ * The AI SDK and its providers load with the first enhanced job, not with the service: a service
+ * without a model never pays their memory.
  */
 export function describerFromConfig(llm: Config['llm']): Describer | null {
   if (llm.provider === 'none' || !llm.model) return null;
