@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters } from '../crawl/index.ts';
 import { collectPages } from '../generation/pipeline.ts';
 import { createPagePool, pageReader } from '../generation/page-pool.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, groupIntoSections, loadTokenCounter, type GenerationMethod, type GenerationResult } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
 import type { Progress } from './progress.ts';
 
@@ -18,7 +18,11 @@ export interface LocalOptions extends PathFilters {
   /** llms-full.txt's budget in tokens, or null for no budget */
   maxTokens: number | null;
   out: string;
+  /** Also write EXPLAIN_FILE: the rules behind each listed page (see PageTrace). */
+  explain?: boolean;
 }
+
+export const EXPLAIN_FILE = 'llms-explain.json';
 
 export interface WrittenFile {
   path: string;
@@ -57,6 +61,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     const files = await writeFiles(options.out, [
       ['llms.txt', result.llmsTxt],
       ['llms-full.txt', result.llmsFullTxt],
+      [EXPLAIN_FILE, options.explain ? explanation(result) : null],
     ]);
     return { url, pages: result.pages.length, files };
   } catch (error) {
@@ -66,6 +71,12 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     progress.done();
     await pages.close();
   }
+}
+
+/** The site's header and, for each listed page in llms.txt's order, what it shows and the rules that chose it. */
+function explanation({ site, pages }: GenerationResult): string {
+  const listed = groupIntoSections(pages).flatMap((section) => section.pages.map(({ url, title, description, trace }) => ({ url, title, description, section: section.name, trace })));
+  return `${JSON.stringify({ site: { name: site.name, summary: site.summary }, pages: listed }, null, 2)}\n`;
 }
 
 function parseSiteUrl(raw: string): string {

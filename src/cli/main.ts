@@ -26,6 +26,8 @@ Options:
   --method <m>         simple (page metadata) or enhanced; default simple
   --include <pattern>  list only paths matching (glob, repeatable)
   --exclude <pattern>  never fetch paths matching (glob, repeatable)
+  --explain            also write llms-explain.json: for each listed page, the rules that chose
+                       its title, description and section (generate on this machine only)
   --json               print the result as JSON
   --quiet              no progress on stderr
   --version            print the version
@@ -41,6 +43,7 @@ const OPTIONS = {
   method: { type: 'string', default: 'simple' },
   include: { type: 'string', multiple: true, default: [] as string[] },
   exclude: { type: 'string', multiple: true, default: [] as string[] },
+  explain: { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -98,11 +101,12 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     return args[0];
   };
   if (command === 'generate') {
-    const options = generation();
+    const options = { ...generation(), explain: values.explain };
     await prepareOutputFolder(options.out);
     return generateLocally(url(rest), options, progress, abortOnInterrupt());
   }
   if (command === 'remote' && rest[0] === 'generate') {
+    if (values.explain) throw new CliError(EXIT.usage, '--explain works with llmstxt generate (on this machine) only');
     const options = generation();
     const client = remoteClient(env);
     await prepareOutputFolder(options.out);

@@ -4,7 +4,7 @@
 // them have their main content read here by the same rules (readContentFacts).
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { LINK_LIST_SHARE } from './boilerplate.ts';
+import { LINK_LIST_SHARE } from './tuning.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { readPageFacts } from './page-facts.ts';

@@ -1,6 +1,6 @@
 // The generator core: HTML pages in, llms.txt and llms-full.txt out. Pure functions: no HTTP
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
-export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, PageReading, SiteSummary } from './types.ts';
+export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, PageReading, PageTrace, SiteSummary } from './types.ts';
 
 export { pageContentHash, readHtml } from './reading.ts';
 export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
@@ -15,5 +15,5 @@ export type { DescribeOptions, DescribeResult, Describer, DescribeUsage, PageDes
 export { createExtractiveDescriber } from './extractive-describer.ts';
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
-export { renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';
+export { groupIntoSections, renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';
 export { fileSize, loadTokenCounter, MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING, type FileSize, type TokenCounter } from './tokens.ts';

@@ -6,6 +6,7 @@
 // later page goes right after the entry it follows there.
 import type { PageLink } from './page-facts.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
+import { CONTENTS_PAGE_MIN_ENTRIES as MIN_CONTENTS_ENTRIES, CONTENTS_PAGE_SHARE as CONTENTS_SHARE, NAVIGATION_MIN_PAGES as MIN_PAGES, NAVIGATION_SHARE as REPEATED_SHARE } from './tuning.ts';
 
 export interface NavigationEntry {
   /** The labels from the top of the tree down to the entry's own link text. */
@@ -15,10 +16,6 @@ export interface NavigationEntry {
 }
 
 export type Navigation = Map<string, NavigationEntry>;
-
-/** A link is part of a repeated block when this share of the pages carries it (at least MIN_PAGES). */
-const REPEATED_SHARE = 0.1;
-const MIN_PAGES = 3;
 
 /**
  * The navigation tree of the site's primary pages, by page key; empty when no link block repeats.
@@ -102,10 +99,6 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   }
   return new Map(sequence.map((key, order) => [key, { labels: labelsOf.get(key)!.split(LABEL_SEPARATOR), order }]));
 }
-
-/** A contents page lists at least this share of the site's primary pages (and MIN_CONTENTS_ENTRIES). */
-const CONTENTS_SHARE = 0.5;
-const MIN_CONTENTS_ENTRIES = 8;
 
 /**
  * Where no link block repeats (a theme whose only sidebar is each page's own headings), a page

@@ -5,7 +5,8 @@
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
-import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading, LINK_LIST_SHARE } from './boilerplate.ts';
+import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
+import { LINK_LIST_SHARE } from './tuning.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { candidateText, normalizeWhitespace } from './text.ts';
 

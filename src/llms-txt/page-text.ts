@@ -10,6 +10,8 @@ import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title
 export interface PageText {
   url: string;
   title: string;
+  /** The rule that chose the title (see TitleRule). */
+  titleRule: TitleRule;
   /** The title as the page wrote it, before any " | Site" part was dropped (null when it had none). */
   fullTitle: string | null;
   /** The meta description, unless it is a placeholder or repeats the title. */
@@ -34,10 +36,11 @@ export function pageText(facts: PageFacts, content?: ContentFacts | null): PageT
   const metadata = metadataFromHead(facts.head);
   const onlyH1 = facts.h1Count === 1 ? facts.h1 : null;
   const siteNames = [metadata.siteName, ...hostNames(facts.url)].filter((name): name is string => Boolean(name));
-  const title = chooseTitle(metadata, siteNames, facts.url, onlyH1);
+  const { title, rule } = chooseTitle(metadata, siteNames, facts.url, onlyH1);
   return {
     url: facts.url,
     title,
+    titleRule: rule,
     fullTitle: metadata.metaTitle ?? metadata.documentTitle,
     metaDescription: metadata.descriptions.find((text) => !isBoilerplateDescription(text, title)) ?? null,
     siteName: metadata.siteName,
@@ -47,13 +50,26 @@ export function pageText(facts: PageFacts, content?: ContentFacts | null): PageT
   };
 }
 
+/**
+ * The rules a title comes from: the title the site wrote for sharing (og:title, JSON-LD), the
+ * document's <title>, the page's <h1> (a <title> too short or too long gives way to the only one),
+ * its URL; then, across the site, the <h1> or the URL of a page whose title most pages share.
+ */
+export type TitleRule = 'title.meta-title' | 'title.document-title' | 'title.heading' | 'title.url' | 'title.heading-for-shared-title' | 'title.url-for-shared-title' | 'title.site-name';
+
 /** og:title / twitter:title / <title> / first <h1>, without the part that repeats the site's name. */
-export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): string {
+export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): { title: string; rule: TitleRule } {
   const usable = (title: string | null) => (title && !PLACEHOLDER_TITLE.test(titleParts(title)[0] ?? '') ? title : null);
   const documentTitle = usable(metadata.documentTitle);
-  const raw = usable(metadata.metaTitle) ?? (documentTitle ? trimDocumentTitle(documentTitle, onlyH1) : null) ?? usable(metadata.h1);
-  if (!raw) return titleFromUrl(url);
-  return stripSiteName(raw, siteNames);
+  const metaTitle = usable(metadata.metaTitle);
+  const trimmed = documentTitle ? trimDocumentTitle(documentTitle, onlyH1) : null;
+  const [raw, rule]: [string | null, TitleRule] = metaTitle
+    ? [metaTitle, 'title.meta-title']
+    : trimmed
+      ? [trimmed, trimmed === onlyH1 && trimmed !== documentTitle ? 'title.heading' : 'title.document-title']
+      : [usable(metadata.h1), 'title.heading'];
+  if (!raw) return { title: titleFromUrl(url), rule: 'title.url' };
+  return { title: stripSiteName(raw, siteNames), rule };
 }
 
 /** Titles that generators write when a page has none. */

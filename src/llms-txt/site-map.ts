@@ -3,6 +3,7 @@
 // a nested one more, a link in running text 3), and how many pages link to it. Page choice and
 // sections both come from this tree.
 import type { PageLink, PageFacts } from './page-facts.ts';
+import { IN_LINK_WEIGHT, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
 
 export interface MapInput {
   outline: PageFacts;
@@ -37,9 +38,6 @@ export interface SiteMap {
   nodes: MapNode[];
   byKey: Map<string, MapNode>;
 }
-
-const PROSE_STEP = 3;
-const UNREACHED_LEVEL = 20;
 
 /**
  * `/docs/index.html` and `/docs/` are one page, as are `/app/Default.aspx` and `/app/` (IIS's
@@ -175,8 +173,8 @@ function sharedFolders(a: MapNode, b: MapNode): number {
 /** Lower is more important: close to the home page in the site's navigation, linked from many pages. */
 export function importance(node: MapNode): number {
   const level = Number.isFinite(node.level) ? node.level : UNREACHED_LEVEL;
-  const priority = node.priority === null ? 0 : 2 * (node.priority - 0.5);
-  return level - 0.4 * Math.log2(1 + node.inLinks) - priority;
+  const priority = node.priority === null ? 0 : PRIORITY_WEIGHT * (node.priority - 0.5);
+  return level - IN_LINK_WEIGHT * Math.log2(1 + node.inLinks) - priority;
 }
 
 /** The `count` pages to list: the home page, then the most important, secondary pages only when room is left. */

@@ -5,7 +5,7 @@ import type { PageText } from './page-text.ts';
 import { inferSite, refineTitles } from './site.ts';
 
 function text(url: string, fields: Partial<PageText> = {}): PageText {
-  return { url, title: 'Untitled', fullTitle: null, metaDescription: null, siteName: null, firstParagraph: '', h1: null, headings: [], ...fields };
+  return { url, title: 'Untitled', titleRule: 'title.document-title', fullTitle: null, metaDescription: null, siteName: null, firstParagraph: '', h1: null, headings: [], ...fields };
 }
 
 const SHARED = 'Acme Docs: everything about Acme widgets.';
@@ -13,7 +13,7 @@ const SHARED = 'Acme Docs: everything about Acme widgets.';
 describe('refineTitles', () => {
   test('drops the title suffix most pages share', () => {
     const pages = ['Install', 'Configure', 'Deploy'].map((title) => text(`https://acme.dev/${title}`, { title: `${title} | Acme Docs` }));
-    assert.deepEqual(refineTitles(pages), ['Install', 'Configure', 'Deploy']);
+    assert.deepEqual(refineTitles(pages), ['Install', 'Configure', 'Deploy'].map((title) => ({ title, rule: 'title.document-title' })));
   });
 
   test('replaces a title most pages share with their h1 or URL', () => {
@@ -22,7 +22,11 @@ describe('refineTitles', () => {
       text('https://acme.dev/deploy-guide', { title: 'Acme' }),
       text('https://acme.dev/c', { title: 'Configuring' }),
     ];
-    assert.deepEqual(refineTitles(pages), ['Install Acme', 'Deploy guide', 'Configuring']);
+    assert.deepEqual(refineTitles(pages), [
+      { title: 'Install Acme', rule: 'title.heading-for-shared-title' },
+      { title: 'Deploy guide', rule: 'title.url-for-shared-title' },
+      { title: 'Configuring', rule: 'title.document-title' },
+    ]);
   });
 });
 

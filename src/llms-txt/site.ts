@@ -2,7 +2,7 @@
 // out to be site-wide boilerplate once all pages are seen.
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 import type { PageFacts } from './page-facts.ts';
-import { titleFromUrl, type PageText } from './page-text.ts';
+import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
@@ -11,9 +11,9 @@ import { isEnglish } from './language.ts';
 /**
  * The listed pages' titles, once the whole site is known: a " | Site" part most titles share is
  * dropped, and so is any other beginning or end most titles share; a title most pages share gives
- * way to the page's <h1>, else to its URL.
+ * way to the page's <h1>, else to its URL. Each with the rule that chose it.
  */
-export function refineTitles(pages: readonly PageText[]): string[] {
+export function refineTitles(pages: readonly PageText[]): Array<{ title: string; rule: TitleRule }> {
   const affix = findCommonTitleAffix(pages.map((page) => page.title)) ?? findCommonTitleAffix(pages.map((page) => page.fullTitle ?? ''));
   const withoutAffix = pages.map((page) => (affix ? stripSiteName(page.title, [affix]) : page.title));
   // What most titles begin or end with besides ("Foo Manual: " before every node's name) names no page.
@@ -22,8 +22,8 @@ export function refineTitles(pages: readonly PageText[]): string[] {
   const isRepeatedTitle = findRepeatedDescriptions(titles);
   return pages.map((page, index) => {
     const title = titles[index];
-    if (!isRepeatedTitle(title)) return title;
-    return page.h1 && !isRepeatedTitle(page.h1) ? page.h1 : titleFromUrl(page.url);
+    if (!isRepeatedTitle(title)) return { title, rule: page.titleRule };
+    return page.h1 && !isRepeatedTitle(page.h1) ? { title: page.h1, rule: 'title.heading-for-shared-title' } : { title: titleFromUrl(page.url), rule: 'title.url-for-shared-title' };
   });
 }
 

@@ -51,6 +51,19 @@ export interface DescribedPage {
    * the simple title and description stand in.
    */
   source: DescriptionSource;
+  /** Which rule chose the page's title, description and section (see PageTrace); never rendered. */
+  trace?: PageTrace;
+}
+
+/**
+ * The rules that chose what a listed page shows, by name (`title.heading`,
+ * `description.meta-description`, `section.navigation-group`): `llmstxt generate --explain`
+ * writes them beside the files, so a reader can tell why a line reads as it does.
+ */
+export interface PageTrace {
+  title: string;
+  description: string;
+  section: string;
 }
 
 /** The site's header in llms.txt. */
