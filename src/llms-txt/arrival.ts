@@ -61,6 +61,7 @@ export async function readArrivals(input: Iterable<PageInput> | AsyncIterable<Pa
     seenKeys.add(key);
     // Read as it was fetched (by the crawler, or in a worker thread), or here.
     const { html, reading } = page.reading ? { html: page.html, reading: await page.reading } : readHere(page, url);
+    const ownMarkdown = (await page.ownMarkdown) ?? null;
     const body = reading.contentHash;
     const twin = byBody.get(body);
     if (twin) {
@@ -73,7 +74,7 @@ export async function readArrivals(input: Iterable<PageInput> | AsyncIterable<Pa
     const outline = { ...reading.outline, url };
     const fromOutline = !extractor.needsHtml(outline);
     // A page read from its facts alone needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined }, outline, aliases: [], fromOutline, contentHash: body };
+    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined, ownMarkdown }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen. Secondary

@@ -14,6 +14,8 @@ export interface DomPassOptions {
   extract?: ExtractOptions;
   extractor?: (html: string, url: string) => Promise<ExtractedPage>;
   extractorConcurrency?: number;
+  /** llms.txt links each page to a markdown copy (see GenerateOptions): the copy is written from the markdown. */
+  markdownLink?: unknown;
 }
 
 export type DomPass = ReturnType<typeof createDomPass>;
@@ -23,7 +25,7 @@ export type DomPass = ReturnType<typeof createDomPass>;
  * content's paragraph and headings inline. A page is read once, whoever asks first.
  */
 export function createDomPass(options: DomPassOptions) {
-  const needsMarkdown = options.method === 'enhanced' || Boolean(options.fullText);
+  const needsMarkdown = options.method === 'enhanced' || Boolean(options.fullText) || Boolean(options.markdownLink);
   const extractOne = options.extractor ?? extractInline(options.extract);
   const limit = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
   const readContent = describeInline(options.extract);

@@ -37,7 +37,7 @@ import { inferSite, refineTitles } from './site.ts';
 import { pageText, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
-import type { DescribedPage, GenerationMethod, PageInput, SiteSummary } from './types.ts';
+import type { DescribedPage, GenerationMethod, OwnMarkdown, PageInput, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
   /** The site's normalized URL (its home page). */
@@ -61,6 +61,8 @@ export interface GenerateOptions {
   onPagesRead?: () => void;
   /** Pages to list; more may be handed over, and the most important are kept. Default: all. */
   maxPages?: number;
+  /** llms.txt links each page to a markdown copy: the site's own (PageInput.ownMarkdown), else the one this names. */
+  markdownLink?: (pageUrl: string) => string;
 }
 
 export interface GenerationProgress {
@@ -81,6 +83,8 @@ export interface GenerationStats {
   extractionFailures: number;
   /** Why model batches fell back, for the job's log. */
   errors: string[];
+  /** Pages llms-full.txt left out to keep within maxFullTextTokens; null without a budget or full text. */
+  fullTextPagesLeftOut: number | null;
   /** Wall time of reading the pages, arrival included (pages stream in while the site is crawled). */
   extractMs: number;
 }
@@ -190,6 +194,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     listed.map((page) => ({ signals: signalsOf(page), listedPages: page.node.children.length })),
     (index) => (chosen[index] === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
   );
+  const ownMarkdownOf = (url: string) => byUrl.get(url)?.page.ownMarkdown as OwnMarkdown | null | undefined;
   const pages: DescribedPage[] = listed.map(({ node, title, titleRule, markdown }, index) => ({
     url: node.url,
     title: node === map.home ? site.name : title,
@@ -197,7 +202,8 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     section: null,
     rank: index,
     contentHash: byUrl.get(node.url)?.contentHash,
-    markdown,
+    markdown: ownMarkdownOf(node.url)?.markdown ?? markdown,
+    ...(options.markdownLink && { linkUrl: ownMarkdownOf(node.url)?.url ?? options.markdownLink(node.url) }),
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
     source: 'metadata',
@@ -284,7 +290,10 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
   await yieldToEventLoop();
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate: options.includeModificationDate });
   const countTokens = options.fullText && options.maxFullTextTokens ? await loadTokenCounter() : undefined;
-  const llmsFullTxt = options.fullText ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
+  let fullTextPagesLeftOut: number | null = null;
+  const llmsFullTxt = options.fullText
+    ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens, onLeftOut: (leftOut) => (fullTextPagesLeftOut = leftOut) })
+    : null;
   onProgress?.({ phase: 'render', done: 1, total: 1 });
 
   return {
@@ -300,6 +309,7 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
       extractionFailures: 0,
       errors,
       extractMs: 0,
+      fullTextPagesLeftOut,
     },
   };
 }
