@@ -27,20 +27,10 @@ export type DomPass = ReturnType<typeof createDomPass>;
 export function createDomPass(options: DomPassOptions) {
   const needsMarkdown = options.method === 'enhanced' || Boolean(options.fullText) || Boolean(options.markdownLink);
   const extractOne = options.extractor ?? extractInline(options.extract);
-  const limit = options.extractor ? (options.extractorConcurrency ?? 4) : 1;
+  const inTurn = inTurns(options.extractor ? (options.extractorConcurrency ?? 4) : 1);
   const readContent = describeInline(options.extract);
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  const inTurn = async <T>(work: () => Promise<T>): Promise<T> => {
-    while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await work();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
+  // One at a time, each after a turn of the event loop (see describeInline).
+  const inContentTurn = inTurns(1);
   const state = {
     failures: 0,
     needsHtml: (outline: PageFacts) => needsMarkdown || !factsDescribe(outline),
@@ -59,11 +49,27 @@ export function createDomPass(options: DomPassOptions) {
         return fallback;
       };
       const markdown = needsMarkdown ? inTurn(() => extractOne(html, url)).then((page) => page.markdown, failed('')) : null;
-      const content = factsDescribe(candidate.outline) ? null : readContent(html, url).catch(failed({ firstParagraph: '', headings: [] }));
+      const content = factsDescribe(candidate.outline) ? null : inContentTurn(() => readContent(html, url)).catch(failed({ firstParagraph: '', headings: [] }));
       candidate.read = Promise.all([markdown, content]).then(([markdown, content]) => ({ markdown, content }));
     },
   };
   return state;
+}
+
+/** Runs work with at most `limit` pieces in flight, the others waiting in order. */
+function inTurns(limit: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await work();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 function extractInline(extract: ExtractOptions | undefined) {
