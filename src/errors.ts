@@ -134,6 +134,9 @@ export const crawlMessages = {
   addressRefused: 'Refused to connect to a private or reserved address',
 } as const;
 
+/** `enhanced` asked for without an AI provider: the one sentence the start, the estimate and the job say. */
+const WITHOUT_AI = "as simple, at simple's price: enhanced needs an AI provider, and none is configured (set LLM_PROVIDER)";
+
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */
 export const jobMessages = {
   canceled: 'Canceled',
@@ -142,9 +145,18 @@ export const jobMessages = {
   noPages: (url: string) => `No pages could be read from ${url}`,
   queued: 'Generation started',
   fromCache: 'Served from cache: this site was generated with the same options recently',
-  completed: (pages: number) => `Generated from ${pages} page${pages === 1 ? '' : 's'}`,
-  extractiveFallback: 'No AI provider is configured: descriptions were written by the built-in extractive describer',
+  completed: (pages: number, notes: { withoutAi: boolean; leftOut: number | null }) =>
+    `Generated from ${pages} page${pages === 1 ? '' : 's'}${notes.withoutAi ? ` ${WITHOUT_AI}` : ''}${
+      notes.leftOut ? `; llms-full.txt leaves ${notes.leftOut} of them out to stay within maxTokens` : ''}`,
   overTimeBudget: (seconds: number, maxUrls: number) =>
     `The generation took longer than its time budget (${seconds} s for up to ${maxUrls} pages) and was stopped; the credits were refunded`,
   overMemoryLimit: (megabytes: number) => `The generation needed more memory than its limit (${megabytes} MB) and was stopped; the credits were refunded`,
+} as const;
+
+/** What the price of a generation comes with (POST /generate/estimate, the start). */
+export const priceMessages = {
+  queuedWithoutAi: `Generation started ${WITHOUT_AI}`,
+  estimateWithoutAi: `Runs ${WITHOUT_AI}`,
+  refundRule: (pagesPerCredit: number) =>
+    `The credits are reserved at the start; when the job ends it keeps a credit per ${pagesPerCredit} pages listed and the rest come back (all of them if it fails)`,
 } as const;

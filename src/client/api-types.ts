@@ -2743,7 +2743,7 @@ export interface paths {
         put?: never;
         /**
          * Generate llms.txt (and llms-full.txt) for a website; costs credits
-         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.
+         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
          */
         post: {
             parameters: {
@@ -2872,6 +2872,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/generate/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What POST /generate with this body would cost and run; charges nothing, creates nothing
+         * @description Takes the body of POST /generate and answers with its errors; `credits` is what that start would reserve now.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                        /** @default {} */
+                        options?: {
+                            /** @default 50 */
+                            maxUrls?: number;
+                            /** @default false */
+                            showFullText?: boolean;
+                            /** @default false */
+                            includeModificationDate?: boolean;
+                            /** @default enhanced */
+                            generationMethod?: "simple" | "enhanced";
+                            /**
+                             * @description milliseconds
+                             * @default 3600000
+                             */
+                            cacheAge?: number;
+                            /**
+                             * @description Glob patterns on the URL path (only these are listed; without any, the start URL’s folder is), read as .gitignore reads them: `*` within a segment, `**` across; a leading / anchors at the root; a pattern covers everything below it. Exclusions win.
+                             * @default []
+                             */
+                            includePaths?: string[];
+                            /**
+                             * @description Glob patterns on the URL path (never fetched nor listed), read as .gitignore reads them: `*` within a segment, `**` across; a leading / anchors at the root; a pattern covers everything below it. Exclusions win.
+                             * @default []
+                             */
+                            excludePaths?: string[];
+                            /** @default null */
+                            maxTokens?: number | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What the start would reserve now (0 when a recent identical generation would answer it) */
+                            credits: number;
+                            /** @description The method that would run, `simple` or `enhanced`: `simple` when `enhanced` is asked for without an AI provider */
+                            generationMethod: string;
+                            /** @description The most pages the job lists */
+                            maxUrls: number;
+                            /** @description Pages a credit pays for with that method */
+                            pagesPerCredit: number;
+                            /** @description What comes back when the job lists fewer pages */
+                            refundRule: string;
+                            /** @description A recent identical generation (younger than cacheAge) would answer the start */
+                            fromCache: boolean;
+                            message: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/generate/{jobId}": {
         parameters: {
             query?: never;
@@ -2928,6 +3043,13 @@ export interface paths {
                             fullTextUrl: string | null;
                             error: string | null;
                             message: string | null;
+                            phase: string | null;
+                            pagesDone: number | null;
+                            pagesTotal: number | null;
+                            pagesGenerated: number | null;
+                            pagesLeftOut: number | null;
+                            /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
+                            creditsUsed: number;
                             /** Format: date-time */
                             createdAt: string;
                             completedAt: string | null;
@@ -3035,6 +3157,13 @@ export interface paths {
                                 fullTextUrl: string | null;
                                 error: string | null;
                                 message: string | null;
+                                phase: string | null;
+                                pagesDone: number | null;
+                                pagesTotal: number | null;
+                                pagesGenerated: number | null;
+                                pagesLeftOut: number | null;
+                                /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
+                                creditsUsed: number;
                                 /** Format: date-time */
                                 createdAt: string;
                                 completedAt: string | null;
@@ -3180,6 +3309,12 @@ export interface paths {
                                         to: string;
                                     }[];
                                 } | null;
+                                lastFailure: {
+                                    jobId: string;
+                                    message: string;
+                                    /** Format: date-time */
+                                    at: string;
+                                } | null;
                                 /** Format: date-time */
                                 createdAt: string;
                                 /** Format: date-time */
@@ -3301,6 +3436,12 @@ export interface paths {
                                     from: string;
                                     to: string;
                                 }[];
+                            } | null;
+                            lastFailure: {
+                                jobId: string;
+                                message: string;
+                                /** Format: date-time */
+                                at: string;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;

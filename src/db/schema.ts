@@ -167,6 +167,12 @@ export const generationJobs = pgTable(
     pagesGenerated: integer('pages_generated'),
     /** The completed job's files' sizes: `{ llmsTxt: { bytes, tokens }, llmsFullTxt: … | null }`. */
     fileSizes: jsonb('file_sizes'),
+    /** A running job's phase and page counts: `{ phase, done, total }` (see generation/job-progress.ts). */
+    stage: jsonb('stage'),
+    /** Pages llms-full.txt left out to keep within maxTokens (null: no budget, or no full text). */
+    pagesLeftOut: integer('pages_left_out'),
+    /** The method asked for when it differs from the one that ran (`enhanced` without an AI provider). */
+    methodAsked: text('method_asked'),
     attempts: integer('attempts').notNull().default(0),
     /** A running worker pushes this forward; past it, the job's worker is taken for dead. */
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),

@@ -23,6 +23,7 @@ import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';
+import type { JobPhase, JobProgress } from './job-progress.ts';
 
 export interface GenerationJobDeps {
   db: Database;
@@ -67,13 +68,21 @@ export function timeBudgetMs(secondsPerPage: number, maxUrls: number): number {
 /** Progress bands: finding pages, fetching them, describing, rendering. */
 const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
 
+const BANDS: Record<JobPhase, [number, number]> = { discovering: [0, 30], fetching: [30, 70], describing: [70, 95], writing: [95, 95] };
+
+/** A report of the phase's counts, with the percentage its band gives. */
+function report(phase: JobPhase, done: number, total: number): JobProgress {
+  const [from, to] = BANDS[phase];
+  return { percent: band(from, to, done, total), stage: { phase, done, total } };
+}
+
 export function generationJobKind(deps: GenerationJobDeps): JobKind {
   const { db, clock } = deps;
   return defineJobKind({
     ...deps,
     rows: generationJobs,
     queue: 'generation',
-    progressFields: (value: number) => ({ progress: Math.min(99, value) }),
+    progressFields: ({ percent, stage }: JobProgress) => ({ progress: Math.min(99, percent), stage }),
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
@@ -88,8 +97,8 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           paths: options,
           signal: jobSignal,
           crawl: deps.crawl,
-          onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
-          onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
+          onDiscovered: (found) => progress(report('discovering', found, options.maxUrls)),
+          onFetched: (fetched, total) => progress(report('fetching', fetched, total)),
           read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
         });
         const files = await generateInThread(
@@ -111,16 +120,14 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
             memoryMb: deps.limits.threadMemoryMb,
             signal: jobSignal,
             onProgress: (p) => {
-              if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
-              if (p.phase === 'render') progress(95);
+              if (p.phase === 'describe' && p.total) progress(report('describing', p.done, p.total));
+              if (p.phase === 'render') progress(report('writing', p.done, p.total ?? 1));
             },
           },
         );
         await progress.flush();
         if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
-        const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
-        const message = jobMessages.completed(files.result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-        await store(deps, job, attempt, files, collected.failures, message);
+        await store(deps, job, attempt, files, collected.failures);
       } catch (error) {
         if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
         throw error;
@@ -141,16 +148,17 @@ async function store(
   attempt: number,
   { result, sizes }: GeneratedFiles,
   failures: Map<string, string>,
-  message: string,
 ) {
   const { db, clock } = deps;
   const options = readGenerationOptions(job.options);
   const now = clock.now();
+  const pagesLeftOut = result.stats.fullTextPagesLeftOut;
+  const message = jobMessages.completed(result.pages.length, { withoutAi: job.methodAsked !== null, leftOut: pagesLeftOut });
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
   await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning();
     if (!completed) return;

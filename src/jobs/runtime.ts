@@ -9,7 +9,7 @@ import { RobotsCache, type CrawlOptions } from '../crawl/index.ts';
 import type { DatabaseHandle } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
-import { describerFromConfig } from '../generation/describer.ts';
+import { describerFromConfig, hasAiProvider } from '../generation/describer.ts';
 import type { GenerationJob } from '../generation/generation.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
 import { createGenerationThreads, type GenerationThreads } from '../generation/generation-thread.ts';
@@ -76,7 +76,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   };
   const stopDelivery = options.workers ? startWebhookDelivery(delivery, settings.pollSeconds * 1000) : async () => {};
   const robots = new RobotsCache(deps.clock);
-  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, robots, log, ...deps.config.schedules };
+  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, robots, log, aiConfigured: hasAiProvider(deps.config.llm), ...deps.config.schedules };
   const stopScheduler = options.workers ? startScheduler(scheduler, settings.pollSeconds * 1000) : async () => {};
   return {
     queue,

@@ -63,6 +63,8 @@ export interface GenerationStats {
   extractionFailures: number;
   /** Why model batches fell back, for the job's log. */
   errors: string[];
+  /** Pages llms-full.txt left out to keep within maxFullTextTokens; null without a budget or full text. */
+  fullTextPagesLeftOut: number | null;
   /** Wall time of reading the pages, arrival included (pages stream in while the site is crawled). */
   extractMs: number;
 }
@@ -355,7 +357,10 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
   await yieldToEventLoop();
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate: options.includeModificationDate });
   const countTokens = options.fullText && options.maxFullTextTokens ? await loadTokenCounter() : undefined;
-  const llmsFullTxt = options.fullText ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
+  let fullTextPagesLeftOut: number | null = null;
+  const llmsFullTxt = options.fullText
+    ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens, onLeftOut: (leftOut) => (fullTextPagesLeftOut = leftOut) })
+    : null;
   onProgress?.({ phase: 'render', done: 1, total: 1 });
 
   return {
@@ -371,6 +376,7 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
       extractionFailures: 0,
       errors,
       extractMs: 0,
+      fullTextPagesLeftOut,
     },
   };
 }

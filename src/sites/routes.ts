@@ -15,6 +15,8 @@ import {
   deleteSite,
   exportMarkdown,
   filesBySite,
+  lastFailures,
+  type LastFailure,
   type SiteFilesSummary,
   getOwnedSite,
   listMappedUrls,
@@ -46,6 +48,12 @@ const SiteView = Type.Object({
       { description: "What the last generation changed in the list (null after the first); the previous files: the file URLs with ?previous=true" },
     ),
   ),
+  lastFailure: Nullable(
+    Type.Object(
+      { jobId: Type.String(), message: Type.String(), at: IsoDate },
+      { description: "Why the site's latest generation failed, and when; null unless the site's status is failed" },
+    ),
+  ),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -73,7 +81,7 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
 
 export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache }> = async (app, { db, config, crawl, robots }) => {
   const servedFiles = new ServedFiles(config.hostedFileCacheBytes);
-  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined) => {
+  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined, failure: LastFailure | undefined) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
       id: site.id,
@@ -86,6 +94,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       schedule: scheduleView(schedule),
       lastChange: (site.lastChange as ListChange | null) ?? null,
       lastGenerationOptions: site.lastGenerationOptions ? readGenerationOptions(site.lastGenerationOptions) : null,
+      lastFailure: failure ? { jobId: failure.jobId, message: failure.message, at: failure.at.toISOString() } : null,
       createdAt: site.createdAt.toISOString(),
       updatedAt: site.updatedAt.toISOString(),
     };
@@ -105,8 +114,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     async (request) => {
       const result = await listSites(db, callerOf(request).accountId, request.query);
       const ids = result.sites.map((s) => s.id);
-      const [files, schedules] = await Promise.all([filesBySite(db, ids), schedulesOf(db, ids)]);
-      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!, schedules.get(s.id))) };
+      const [files, schedules, failures] = await Promise.all([filesBySite(db, ids), schedulesOf(db, ids), lastFailures(db, result.sites)]);
+      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!, schedules.get(s.id), failures.get(s.id))) };
     },
   );
 
@@ -115,8 +124,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView, ...errorAnswers(403, 404) } } },
     async (request) => {
       const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
-      const [files, schedules] = await Promise.all([filesBySite(db, [site.id]), schedulesOf(db, [site.id])]);
-      return siteView(site, files.get(site.id)!, schedules.get(site.id));
+      const [files, schedules, failures] = await Promise.all([filesBySite(db, [site.id]), schedulesOf(db, [site.id]), lastFailures(db, [site])]);
+      return siteView(site, files.get(site.id)!, schedules.get(site.id), failures.get(site.id));
     },
   );
 
