@@ -2768,7 +2768,10 @@ export interface paths {
                             showFullText?: boolean;
                             /** @default false */
                             includeModificationDate?: boolean;
-                            /** @default enhanced */
+                            /**
+                             * @description `enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price
+                             * @default enhanced
+                             */
                             generationMethod?: "simple" | "enhanced";
                             /**
                              * @description milliseconds
@@ -2905,7 +2908,10 @@ export interface paths {
                             showFullText?: boolean;
                             /** @default false */
                             includeModificationDate?: boolean;
-                            /** @default enhanced */
+                            /**
+                             * @description `enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price
+                             * @default enhanced
+                             */
                             generationMethod?: "simple" | "enhanced";
                             /**
                              * @description milliseconds

@@ -27,7 +27,11 @@ const OptionsSchema = Type.Object(
     maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
     showFullText: Type.Boolean({ default: false }),
     includeModificationDate: Type.Boolean({ default: false }),
-    generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
+    generationMethod: OneOf(['simple', 'enhanced'], {
+      default: 'enhanced',
+      description:
+        "`enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price",
+    }),
     cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
     ...PathPatternFields,
     maxTokens: Type.Union(

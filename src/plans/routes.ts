@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
-import { generationCost } from '../generation/pricing.ts';
+import { pagesPerCredit } from '../generation/pricing.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { PLANS } from './plans.ts';
 
-/** What a credit buys: the pages of a generation it pays for, per method (from the price the start reserves). */
-const PAGES = 10;
-const pagesPerCredit = { simple: PAGES / generationCost(PAGES, 'simple'), enhanced: PAGES / generationCost(PAGES, 'enhanced') };
+/** What a credit buys: the pages of a generation it pays for, per method (the start's own price rule). */
+const creditValue = { simple: pagesPerCredit('simple'), enhanced: pagesPerCredit('enhanced') };
 
 export const planRoutes: RoutePlugin = async (app) => {
   app.get(
@@ -33,6 +32,6 @@ export const planRoutes: RoutePlugin = async (app) => {
         },
       },
     },
-    async () => ({ plans: [...PLANS], pagesPerCredit }),
+    async () => ({ plans: [...PLANS], pagesPerCredit: creditValue }),
   );
 };

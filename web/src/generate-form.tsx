@@ -1,0 +1,175 @@
+/**
+ * The Generate form: a site's address and the options of POST /generate (pages, method, full
+ * text, path filters, token budget), its price as the user types, then the job it started.
+ * Its initial values and limits are the service's own (generation-options.ts).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { answer, api, ApiError } from './api.ts';
+import { CostLine, runsWithoutAi, useEstimate, type GenerateBody } from './cost-estimate.tsx';
+import { generationOptionSchema, type GenerationOptionSchema } from './generation-options.ts';
+import { JobPanel, type StartedJob } from './job-panel.tsx';
+import { ErrorMessage, Field, useLoad } from './ui.tsx';
+
+type Method = 'simple' | 'enhanced';
+
+interface FormState {
+  url: string;
+  maxUrls: string;
+  method: Method;
+  fullText: boolean;
+  includePaths: string;
+  excludePaths: string;
+  maxTokens: string;
+}
+type Errors = Partial<Record<'url' | 'maxUrls' | 'maxTokens', string>>;
+
+const initialState = (schema: GenerationOptionSchema): FormState => ({
+  url: '',
+  maxUrls: String(schema.maxUrls.default),
+  method: schema.generationMethod.default,
+  fullText: schema.showFullText.default,
+  includePaths: '',
+  excludePaths: '',
+  maxTokens: '',
+});
+
+const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+
+function wholeNumber(text: string, { minimum, maximum }: { minimum: number; maximum: number }): number | string {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < minimum || value > maximum) {
+    return `Enter a whole number from ${minimum.toLocaleString('en')} to ${maximum.toLocaleString('en')}.`;
+  }
+  return value;
+}
+
+/** The request body, or what the user must fix first. Only what the user set is sent: the service fills in the rest. */
+function toBody(form: FormState, schema: GenerationOptionSchema): { body: GenerateBody | null; errors: Errors } {
+  const errors: Errors = {};
+  try {
+    const parsed = new URL(form.url.trim());
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
+  } catch {
+    errors.url = 'Enter a full http:// or https:// address.';
+  }
+  const maxUrls = wholeNumber(form.maxUrls, schema.maxUrls);
+  if (typeof maxUrls === 'string') errors.maxUrls = maxUrls;
+  const maxTokens = form.maxTokens.trim() === '' ? null : wholeNumber(form.maxTokens, schema.maxTokens);
+  if (typeof maxTokens === 'string') errors.maxTokens = maxTokens;
+  if (Object.keys(errors).length) return { body: null, errors };
+  const [includePaths, excludePaths] = [lines(form.includePaths), lines(form.excludePaths)];
+  const options: NonNullable<GenerateBody['options']> = { maxUrls: maxUrls as number, generationMethod: form.method, showFullText: form.fullText };
+  if (includePaths.length) options.includePaths = includePaths;
+  if (excludePaths.length) options.excludePaths = excludePaths;
+  if (maxTokens !== null) options.maxTokens = maxTokens as number;
+  return { body: { url: form.url.trim(), options }, errors };
+}
+
+function PatternsField({ id, label, value, onInput, hint }: { id: string; label: string; value: string; onInput: (v: string) => void; hint: string }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <textarea id={id} rows={2} value={value} aria-describedby={`${id}-hint`} onInput={(e) => onInput((e.target as HTMLTextAreaElement).value)} />
+      <p class="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+    </div>
+  );
+}
+
+function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; balance: number | null; onStarted: (job: StartedJob) => void }) {
+  const [form, setForm] = useState<FormState>(() => initialState(schema));
+  const [errors, setErrors] = useState<Errors>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof FormState>(key: K) => (value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const { body } = toBody(form, schema);
+  const estimate = useEstimate(body);
+  // Once an estimate showed it, the method list says so too.
+  const [noAi, setNoAi] = useState(false);
+  useEffect(() => {
+    if (runsWithoutAi(estimate)) setNoAi(true);
+  }, [estimate]);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    const checked = toBody(form, schema);
+    setErrors(checked.errors);
+    if (!checked.body) return document.getElementById(checked.errors.url ? 'gen-url' : checked.errors.maxUrls ? 'gen-max' : 'gen-max-tokens')?.focus();
+    setBusy(true);
+    try {
+      onStarted(await answer(api.POST('/api/v1/generate', { body: checked.body })));
+    } catch (err) {
+      if (err instanceof ApiError && err.field === 'url') setErrors({ url: err.message.replace(/^Validation error: /, '') });
+      else setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Field id="gen-url" label="Website URL" type="url" value={form.url} onInput={set('url')} error={errors.url} required hint="For example https://docs.example.com" />
+      <div class="grid2">
+        <Field
+          id="gen-max"
+          label="Maximum pages"
+          type="number"
+          value={form.maxUrls}
+          onInput={set('maxUrls')}
+          error={errors.maxUrls}
+          hint={`${schema.maxUrls.minimum} to ${schema.maxUrls.maximum.toLocaleString('en')}`}
+          inputMode="numeric"
+        />
+        <div class="field">
+          <label for="gen-method">Method</label>
+          <select id="gen-method" value={form.method} onChange={(e) => set('method')((e.target as HTMLSelectElement).value as Method)}>
+            <option value="simple">Simple</option>
+            <option value="enhanced">{noAi ? 'Enhanced (needs an AI provider)' : 'Enhanced (AI descriptions)'}</option>
+          </select>
+        </div>
+      </div>
+      <div class="field checkbox">
+        <input id="gen-full" type="checkbox" checked={form.fullText} onChange={(e) => set('fullText')((e.target as HTMLInputElement).checked)} />
+        <label for="gen-full">Also build llms-full.txt (full text)</label>
+      </div>
+      <details class="more">
+        <summary>Path filters and token budget</summary>
+        <PatternsField id="gen-include" label="Only these paths (one pattern a line)" value={form.includePaths} onInput={set('includePaths')} hint={schema.includePaths.description} />
+        <PatternsField id="gen-exclude" label="Never these paths (one pattern a line)" value={form.excludePaths} onInput={set('excludePaths')} hint="For example /blog/ or /**/changelog" />
+        <Field
+          id="gen-max-tokens"
+          label="Token budget of llms-full.txt"
+          type="number"
+          value={form.maxTokens}
+          onInput={set('maxTokens')}
+          error={errors.maxTokens}
+          hint={`Optional, at least ${schema.maxTokens.minimum.toLocaleString('en')}: ${schema.maxTokens.description}`}
+          inputMode="numeric"
+        />
+      </details>
+      <CostLine {...estimate} balance={balance} />
+      <ErrorMessage error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Starting…' : 'Generate'}
+      </button>
+    </form>
+  );
+}
+
+export function GeneratePanel({ balance, onChange }: { balance: number | null; onChange: () => void }) {
+  const schema = useLoad(generationOptionSchema);
+  const [job, setJob] = useState<StartedJob | null>(null);
+  useEffect(() => {
+    if (job) onChange();
+  }, [job?.jobId]);
+  return (
+    <section class="card" aria-labelledby="generate-title">
+      <h2 id="generate-title">Generate llms.txt</h2>
+      <ErrorMessage error={schema.error} />
+      {schema.data ? <Form schema={schema.data} balance={balance} onStarted={setJob} /> : schema.loading ? <p>Loading…</p> : null}
+      {job ? <JobPanel started={job} onFinished={onChange} /> : null}
+    </section>
+  );
+}
