@@ -43,7 +43,15 @@ export function useEstimate(body: GenerateBody | null): EstimateState {
   return state;
 }
 
-export function CostLine({ estimate, error, asked, balance }: EstimateState & { balance: number | null }) {
+/** `blocked`: what the form must fix before it can be priced (its own check, as on submit). */
+export function CostLine({ estimate, error, asked, balance, blocked }: EstimateState & { balance: number | null; blocked: string | null }) {
+  if (blocked) {
+    return (
+      <p class="hint" data-testid="cost">
+        {blocked}
+      </p>
+    );
+  }
   if (error) {
     return (
       <p class="field-error" role="status" data-testid="cost">
@@ -51,13 +59,7 @@ export function CostLine({ estimate, error, asked, balance }: EstimateState & { 
       </p>
     );
   }
-  if (!estimate) {
-    return (
-      <p class="hint" data-testid="cost">
-        Enter the website's address to see what the job costs.
-      </p>
-    );
-  }
+  if (!estimate) return <p class="hint" data-testid="cost">Pricing…</p>;
   const after = balance === null ? null : balance - estimate.credits;
   return (
     <>

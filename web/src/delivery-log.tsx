@@ -58,7 +58,7 @@ export function DeliveryLog({ endpointId, version }: { endpointId: string; versi
                 <DeliveryRow key={d.id} delivery={d} />
               ))}
             </ul>
-            <Pager page={log.data.page} totalPages={log.data.totalPages} onPage={setPage} label="Delivery log pages" disabled={log.loading} />
+            {log.data.totalPages > 1 ? <Pager page={log.data.page} totalPages={log.data.totalPages} onPage={setPage} label="Delivery log pages" disabled={log.loading} /> : null}
           </>
         )
       ) : log.loading ? (

@@ -65,6 +65,14 @@ function toBody(form: FormState, schema: GenerationOptionSchema): { body: Genera
   return { body: { url: form.url.trim(), options }, errors };
 }
 
+/** Why the form cannot be priced yet, in the words of its own checks. */
+function priceBlockedBy(form: FormState, errors: Errors): string | null {
+  if (errors.url) return form.url.trim() ? `Website URL: ${errors.url}` : "Enter the website's address to see what the job costs.";
+  if (errors.maxUrls) return `Maximum pages: ${errors.maxUrls}`;
+  if (errors.maxTokens) return `Token budget: ${errors.maxTokens}`;
+  return null;
+}
+
 function PatternsField({ id, label, value, onInput, hint }: { id: string; label: string; value: string; onInput: (v: string) => void; hint: string }) {
   return (
     <div class="field">
@@ -83,7 +91,7 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const set = <K extends keyof FormState>(key: K) => (value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const { body } = toBody(form, schema);
+  const { body, errors: unfinished } = toBody(form, schema);
   const estimate = useEstimate(body);
   // Once an estimate showed it, the method list says so too.
   const [noAi, setNoAi] = useState(false);
@@ -149,7 +157,7 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
           inputMode="numeric"
         />
       </details>
-      <CostLine {...estimate} balance={balance} />
+      <CostLine {...estimate} balance={balance} blocked={priceBlockedBy(form, unfinished)} />
       <ErrorMessage error={error} />
       <button type="submit" disabled={busy}>
         {busy ? 'Starting…' : 'Generate'}

@@ -22,8 +22,8 @@ function CreditValue({ perCredit }: { perCredit: PagesPerCredit }) {
         </li>
       </ul>
       <p class="muted">
-        A job reserves credits for the most pages you allow; those of pages the site does not have come back when it ends. The Generate form shows the price before
-        you start.
+        A job reserves credits for the most pages you allow; the credits of pages it does not find come back when it ends. The Generate form shows
+        the price before you start.
       </p>
     </section>
   );

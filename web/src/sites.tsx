@@ -17,6 +17,15 @@ function FileSizeNote({ size, encoding }: { size: FileSize | null | undefined; e
   return <span class="muted" title={`tokens counted with ${encoding}`}> {bytes} · {size.tokens.toLocaleString('en')} tokens </span>;
 }
 
+/** "simple, up to 20 pages, only /docs/, not /blog/, llms-full.txt within 2,000 tokens" */
+function optionsSummary(o: NonNullable<Site['lastGenerationOptions']>): string {
+  const parts = [`${o.generationMethod}, up to ${o.maxUrls} pages`];
+  if (o.includePaths.length) parts.push(`only ${o.includePaths.join(' ')}`);
+  if (o.excludePaths.length) parts.push(`not ${o.excludePaths.join(' ')}`);
+  if (o.maxTokens !== null) parts.push(`llms-full.txt within ${o.maxTokens.toLocaleString('en')} tokens`);
+  return parts.join(', ');
+}
+
 export function SitesPage({ query }: { query: URLSearchParams }) {
   const [page, setPage] = useState(1);
   const { data, error, loading } = useLoad(() => answer(api.GET('/api/v1/sites', { params: { query: { page, limit: 20 } } })), [page]);
@@ -116,7 +125,7 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
           <h2 id="files-title">Files</h2>
           <p>
             Status: <Status value={s.status} /> · updated {formatDate(s.updatedAt)}
-            {s.lastGenerationOptions ? ` · ${s.lastGenerationOptions.generationMethod}, up to ${s.lastGenerationOptions.maxUrls} pages` : ''}
+            {s.lastGenerationOptions ? ` · ${optionsSummary(s.lastGenerationOptions)}` : ''}
           </p>
           {s.status === 'completed' ? (
             <ul class="plain files">
