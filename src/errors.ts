@@ -123,6 +123,13 @@ export const scheduleOutcomes = {
   failed: (reason: string) => `failed: ${reason}`.slice(0, 300),
 } as const;
 
+/** Why a schedule's frequency is refused (in `Validation error: …`). */
+export const scheduleMessages = {
+  tooOften: 'frequency must not run more often than once an hour',
+  badFrequency: (words: readonly string[], detail: string) =>
+    `frequency must be ${words.join(', ')} or a cron expression in UTC such as "0 6 * * 1" (every Monday at 06:00): ${detail}`,
+} as const;
+
 /** What a webhook endpoint's delivery log says beyond the receiver's own answers. */
 export const webhookMessages = {
   secretUnreadable: "The endpoint's signing secret cannot be opened (sealed under a previous JWT_SECRET): register the endpoint again",

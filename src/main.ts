@@ -54,8 +54,8 @@ async function main(argv: string[]): Promise<void> {
 
 /**
  * A process that runs jobs loads the tokenizer every completed job counts its files with while its
- * database opens, not during its first job (a quarter of a second of compiling the module and
- * building its tables); once loaded it stays loaded either way (about 30 MB). Resolves to why it
+ * database opens, not during its first job (compiling the module and building its tables would
+ * hold that job's event loop); once loaded it stays loaded either way. Resolves to why it
  * could not be loaded, if it could not: the first job then tries again, and fails with the reason.
  */
 function preloadTokenizer(): Promise<unknown> {

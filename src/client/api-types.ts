@@ -4445,7 +4445,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description `daily`, `weekly`, or a cron expression in UTC running at most hourly */
+                        /** @description `hourly`, `daily` or `weekly` (every hour, 24 hours or 7 days after it is set), or a cron expression in UTC running at most hourly */
                         frequency: string;
                     };
                 };

@@ -112,8 +112,8 @@ export const siteFiles = pgTable(
 );
 
 /**
- * A file's text in parts of at most FILE_PART_CHARS characters, in order: a 6 MB llms-full.txt in
- * one statement held about 85 MB more in the embedded database for good (decisions, issue 12). The
+ * A file's text in parts of at most FILE_PART_CHARS characters, in order: the embedded database
+ * keeps the memory its largest statement needed for good (docs/decisions/hosted-files.md). The
  * parts follow their file when it is renamed (`previous-…`) or deleted.
  */
 export const siteFileParts = pgTable(

@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, MaxUrls, Nullable, OneOf, PageFields, PageQuery } from '../http/schemas.ts';
 import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
@@ -16,7 +16,7 @@ import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDi
 const StartBody = Type.Object(
   {
     url: TargetUrl,
-    maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+    maxUrls: MaxUrls,
     discoveryType: OneOf(DISCOVERY_TYPES, { default: 'full' }),
     ...PathPatternFields,
   },
@@ -142,15 +142,13 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
         summary: 'The URLs a discovery job found, in the order found',
         params: Type.Object({ discoveryId: Id }),
         querystring: Type.Object(
-          { page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) },
+          PageQuery(50),
           { additionalProperties: false },
         ),
         response: {
           200: Type.Object({
             urls: Type.Array(Type.Object({ url: Type.String(), source: Type.String(), lastModified: Nullable(Type.String()) })),
-            total: Type.Integer(),
-            page: Type.Integer(),
-            totalPages: Type.Integer(),
+            ...PageFields,
           }),
           ...errorAnswers(404),
         },

@@ -6,7 +6,8 @@ export const hasAiProvider = (llm: Config['llm']): boolean => llm.provider !== '
 
 /**
  * The model that writes `enhanced` descriptions, as LLM_* configures it; null for the built-in describer.
- * The AI SDK and its providers (about 8 MB of heap) load with the first enhanced job, not with the service.
+ * The AI SDK and its providers load with the first enhanced job, not with the service: a service
+ * without a model never pays their memory.
  */
 export function describerFromConfig(llm: Config['llm']): Describer | null {
   // Spelled out (not hasAiProvider) so the types narrow.

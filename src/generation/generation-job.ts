@@ -42,7 +42,7 @@ export interface GenerationJobDeps {
   /**
    * The API's job reads in this process. A job puts its row there just before the transaction that
    * stores its pages: on the embedded database (one connection) a poll that missed the cache would
-   * otherwise wait for that whole transaction, about a second for 1,000 pages with their markdown.
+   * otherwise wait for that whole transaction.
    */
   jobReads?: ReadCache<GenerationJob>;
 }
@@ -216,8 +216,8 @@ type MappedUrlRow = Required<Pick<typeof mappedUrls.$inferInsert, 'id' | 'positi
 
 /**
  * One statement per batch with one array per column (unnest), not drizzle's multi-row VALUES: the
- * 1,000 rows of the PostgreSQL manual took 90-220 ms that way on the embedded database, 26-80 ms this
- * way (PostgreSQL: 85-98 ms, 26-29 ms), as the statement has ten parameters instead of a thousand.
+ * statement has ten parameters instead of one per value, which is several times faster on both
+ * databases (docs/decisions/hosted-files.md).
  */
 async function insertMappedUrls(tx: Transaction, siteId: string, rows: MappedUrlRow[]) {
   const column = (key: keyof MappedUrlRow, type: 'text' | 'integer') => sql`${sql.param(rows.map((row) => row[key]))}::${sql.raw(type)}[]`;

@@ -9,38 +9,23 @@ import { cachedAnswer } from '../http/cached-answer.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { fileUrls } from '../http/paths.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
-import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
-import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING } from '../llms-txt/index.ts';
+import { errorAnswers, Id, IsoDate, Nullable } from '../http/schemas.ts';
+import { parsePathFilters } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { GuardOptions } from '../crawl/index.ts';
 import { cancelGeneration, estimateGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
 import { JobStageFields, stageView } from './job-progress.ts';
-import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes, type GenerationOptions } from './options.ts';
+import { ContractOptionFields, ExtensionOptionFields, FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes, type GenerationOptions } from './options.ts';
 import { pagesPerCredit, unusedCredits } from './pricing.ts';
 import { hasAiProvider } from './describer.ts';
 
 const OptionsSchema = Type.Object(
   {
-    maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
-    showFullText: Type.Boolean({ default: false }),
-    includeModificationDate: Type.Boolean({ default: false }),
-    generationMethod: OneOf(['simple', 'enhanced'], {
-      default: 'enhanced',
-      description:
-        "`enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price",
-    }),
+    ...ContractOptionFields,
     cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
-    ...PathPatternFields,
-    maxTokens: Type.Union(
-      [
-        Type.Integer({ minimum: MIN_FULL_TEXT_TOKENS, maximum: 100_000_000, description: `llms-full.txt's budget in ${TOKEN_ENCODING} tokens: the most important pages whole, the rest left out` }),
-        Type.Null(),
-      ],
-      { default: null },
-    ),
+    ...ExtensionOptionFields,
   },
   { additionalProperties: false, default: {} },
 );

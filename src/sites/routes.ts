@@ -5,7 +5,7 @@ import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { FILE_ROUTE, fileUrls } from '../http/paths.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions } from '../generation/options.ts';
 import type { ListChange } from '../generation/site-history.ts';
@@ -72,8 +72,7 @@ const SiteParams = Type.Object({ siteId: Id });
 const Paging = (defaultLimit: number, statuses: readonly string[]) =>
   Type.Object(
     {
-      page: Type.Integer({ minimum: 1, default: 1 }),
-      limit: Type.Integer({ minimum: 1, maximum: 100, default: defaultLimit }),
+      ...PageQuery(defaultLimit),
       status: Type.Optional(OneOf(statuses)),
     },
     { additionalProperties: false },
@@ -108,7 +107,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         tags: ['Sites'],
         summary: "The account's sites, most recently updated first",
         querystring: Paging(20, SITE_STATUSES),
-        response: { 200: Type.Object({ sites: Type.Array(SiteView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }) },
+        response: { 200: Type.Object({ sites: Type.Array(SiteView), ...PageFields }) },
       },
     },
     async (request) => {
@@ -151,7 +150,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         params: SiteParams,
         querystring: Paging(50, MAPPED_URL_STATUSES),
         response: {
-          200: Type.Object({ urls: Type.Array(MappedUrlView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }),
+          200: Type.Object({ urls: Type.Array(MappedUrlView), ...PageFields }),
           ...errorAnswers(403, 404),
         },
       },

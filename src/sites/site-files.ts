@@ -1,7 +1,7 @@
 /**
  * A site's hosted files: their size and ETag in site_files, their text in site_file_parts, written
- * a part per statement. The embedded database keeps the memory a statement needed: a 6 MB
- * llms-full.txt sent whole left it about 85 MB larger for good.
+ * a part per statement. The embedded database keeps, for good, the memory its largest statement
+ * needed: a large llms-full.txt sent whole would leave it that much larger.
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';

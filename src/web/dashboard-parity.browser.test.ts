@@ -233,7 +233,7 @@ describe('Dashboard parity in a browser', () => {
 
   test('schedules: a preset, a cron expression of the user\'s, a bad one refused with the service\'s reason, then never', async () => {
     const refresh = page.getByLabel('Refresh', { exact: true });
-    await refresh.selectOption('weekly');
+    await refresh.selectOption('hourly');
     await page.getByTestId('schedule-state').getByText(/^Next check .*Not checked yet\.$/).waitFor();
     await refresh.selectOption('custom');
     await page.getByLabel('Cron expression (UTC)').fill('not a cron');
