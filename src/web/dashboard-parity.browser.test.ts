@@ -297,4 +297,19 @@ describe('Dashboard parity in a browser', () => {
     await card.getByRole('button', { name: 'Delete' }).click();
     await page.getByText('No endpoints yet.').waitFor();
   });
+
+  test('readable on a phone: the Generate form with its price, and the webhooks page', async () => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    await page.getByLabel('Endpoint URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/a-rather-long-path/for-a-receiver`);
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('article').first().getByRole('button', { name: 'Send test event' }).click();
+    await page.getByTestId('delivery').first().getByText('delivered').waitFor({ timeout: 20_000 });
+    assert.ok((await overflow()) <= 0, `no horizontal scrolling on the webhooks page (${await overflow()}px)`);
+    await openGenerateForm(docs.origin);
+    await page.getByText('Path filters and token budget').click();
+    await cost().getByText(/^Cost: /).waitFor();
+    assert.ok((await overflow()) <= 0, `no horizontal scrolling on the dashboard (${await overflow()}px)`);
+    await shot('web-generate-phone');
+  });
 });

@@ -1,12 +1,12 @@
 /**
  * The Generate form: a site's address and the options of POST /generate (pages, method, full
  * text, path filters, token budget), its price as the user types, then the job it started.
- * Its initial values and limits are the service's own (generation-options.ts).
+ * Its initial values and limits are the service's own (service-options.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api, ApiError } from './api.ts';
 import { CostLine, runsWithoutAi, useEstimate, type GenerateBody } from './cost-estimate.tsx';
-import { generationOptionSchema, type GenerationOptionSchema } from './generation-options.ts';
+import { generationOptionSchema, rangeHint, wholeNumber, type GenerationOptionSchema } from './service-options.ts';
 import { JobPanel, type StartedJob } from './job-panel.tsx';
 import { ErrorMessage, Field, useLoad } from './ui.tsx';
 
@@ -34,14 +34,6 @@ const initialState = (schema: GenerationOptionSchema): FormState => ({
 });
 
 const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
-
-function wholeNumber(text: string, { minimum, maximum }: { minimum: number; maximum: number }): number | string {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isInteger(value) || value < minimum || value > maximum) {
-    return `Enter a whole number from ${minimum.toLocaleString('en')} to ${maximum.toLocaleString('en')}.`;
-  }
-  return value;
-}
 
 /** The request body, or what the user must fix first. Only what the user set is sent: the service fills in the rest. */
 function toBody(form: FormState, schema: GenerationOptionSchema): { body: GenerateBody | null; errors: Errors } {
@@ -127,7 +119,7 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
           value={form.maxUrls}
           onInput={set('maxUrls')}
           error={errors.maxUrls}
-          hint={`${schema.maxUrls.minimum} to ${schema.maxUrls.maximum.toLocaleString('en')}`}
+          hint={rangeHint(schema.maxUrls)}
           inputMode="numeric"
         />
         <div class="field">
