@@ -26,6 +26,9 @@ function optionsSummary(o: NonNullable<Site['lastGenerationOptions']>): string {
   return parts.join(', ');
 }
 
+/** The site has hosted files: those of its last completed generation, served while another runs or after one failed. */
+const hasFiles = (s: Site) => s.status === 'completed' || s.files?.llmsTxt != null;
+
 export function SitesPage({ query }: { query: URLSearchParams }) {
   const [page, setPage] = useState(1);
   const { data, error, loading } = useLoad(() => answer(api.GET('/api/v1/sites', { params: { query: { page, limit: 20 } } })), [page]);
@@ -127,7 +130,7 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
             Status: <Status value={s.status} /> · updated {formatDate(s.updatedAt)}
             {s.lastGenerationOptions ? ` · ${optionsSummary(s.lastGenerationOptions)}` : ''}
           </p>
-          {s.status === 'completed' ? (
+          {hasFiles(s) ? (
             <ul class="plain files">
               <li>
                 <a href={s.fileUrl} target="_blank" rel="noopener">
@@ -167,7 +170,7 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
       ) : site.loading ? (
         <p>Loading…</p>
       ) : null}
-      {s?.status === 'completed' ? <LlmsPreview fileUrl={s.fileUrl} version={s.updatedAt} /> : null}
+      {s && hasFiles(s) ? <LlmsPreview fileUrl={s.fileUrl} version={s.updatedAt} /> : null}
       {s ? <SiteActions site={s} onChange={site.reload} /> : null}
       {s ? <ScheduleCard site={s} onChange={site.reload} /> : null}
       <section class="card" aria-labelledby="urls-title">
