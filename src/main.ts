@@ -7,7 +7,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig, startupWarnings } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { startJobRuntime } from './jobs/runtime.ts';
+import { startJobRuntime } from './job-runtime.ts';
 import { loadTokenCounter } from './llms-txt/index.ts';
 
 function onSignals(stop: () => Promise<void>): void {

@@ -22,6 +22,23 @@ function llmstxt(args: string[], env: Record<string, string> = {}): Promise<{ co
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** The command on a terminal of its own (util-linux `script`), typing `input` into it; its screen, stdout and stderr as one. */
+function onTerminal(args: string[], env: Record<string, string>, input: string): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, BIN, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+    if (output.includes('[y/N]') && input) {
+      child.stdin.end(input);
+      input = '';
+    }
+  });
+  // Without the carriage returns and the line editor's cursor moves.
+  const screen = () => output.replaceAll('\r', '').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output: screen() })));
+}
+
 let docs: DocsSite;
 let work: string;
 before(async () => {
@@ -96,12 +113,16 @@ describeOnEachDatabase(
       const { id, apiKey } = await service().createAccount();
       const env = { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl };
       const out = join(work, `remote-${id}`);
-      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--json'], env);
+      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--json', '--yes'], env);
       assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^This job reserves 5 credits \(simple, up to 50 pages\)\. The credits are reserved at the start; /);
       const result = JSON.parse(run.stdout);
       const job = (await service().request('GET', `/api/v1/generate/${result.jobId}`, { token: apiKey })).body;
       assert.equal(readFileSync(join(out, 'llms.txt'), 'utf8'), await (await fetch(job.fileUrl)).text());
       assert.deepEqual(result.files[0].tokens, job.files.llmsTxt.tokens);
+      // What it spent, net of the refund, and the pages it listed.
+      assert.deepEqual([result.creditsUsed, result.pages], [1, docs.pagePaths.length]);
+      assert.equal((await ledgerOf(service(), id)).balance, 20 - 1);
 
       const balance = await llmstxt(['balance', '--json'], env);
       assert.equal(balance.code, 0, balance.stderr);
@@ -109,6 +130,32 @@ describeOnEachDatabase(
       const sites = await llmstxt(['sites'], env);
       assert.equal(sites.code, 0, sites.stderr);
       assert.match(sites.stdout, new RegExp(`^completed\\s+${docs.origin}/`, 'm'));
+    });
+
+    test('remote generate prints the cost first and spends nothing unless agreed: --yes, or yes on a terminal', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const env = { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl };
+      const args = ['remote', 'generate', docs.origin, '--out', join(work, `asked-${id}`), '--method', 'enhanced', '--max-urls', '20'];
+      const unasked = await llmstxt(args, env);
+      assert.equal(unasked.code, 2);
+      assert.equal(
+        unasked.stderr,
+        [
+          'This job reserves 2 credits (simple, up to 20 pages). The credits are reserved at the start; when the job ends it keeps a credit per 10 pages listed and the rest come back (all of them if it fails).',
+          "Runs as simple, at simple's price: enhanced needs an AI provider, and none is configured (set LLM_PROVIDER).",
+          'llmstxt: this job reserves 2 credits: add --yes to start it without being asked',
+          '',
+        ].join('\n'),
+      );
+      const declined = await onTerminal(args, env, 'n\n');
+      assert.equal(declined.code, 6, declined.output);
+      assert.match(declined.output, /Spend up to 2 credits\? \[y\/N\] n\s+llmstxt: not started; nothing was charged/);
+      assert.deepEqual((await ledgerOf(service(), id)).rows.map((row) => row.type), ['purchase'], 'no usage, no refund');
+
+      const agreed = await onTerminal(args, env, 'y\n');
+      assert.equal(agreed.code, 0, agreed.output);
+      assert.match(agreed.output, new RegExp(`${docs.origin}/: ${docs.pagePaths.length} pages, 1 credit spent, wrote`));
+      assert.equal((await ledgerOf(service(), id)).balance, 20 - 1);
     });
 
     test('exit 2 without a key, 4 when the service refuses, 5 when it cannot be reached', async () => {

@@ -8,7 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
 import { Progress } from './progress.ts';
-import { balance, generateRemotely, remoteClient, sites } from './remote.ts';
+import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
 
 const HELP = `Usage:
@@ -26,12 +26,15 @@ Options:
   --method <m>         simple (page metadata) or enhanced; default simple
   --include <pattern>  list only paths matching (glob, repeatable)
   --exclude <pattern>  never fetch paths matching (glob, repeatable)
+  --yes                remote: start without asking (the cost is printed first; without a
+                       terminal to ask on, a job that costs credits needs --yes)
   --json               print the result as JSON
   --quiet              no progress on stderr
   --version            print the version
 
-Exit codes: 0 done, 2 bad arguments, 3 the site could not be read or the job failed,
-4 the service refused the request, 5 the service could not be reached, 1 anything else.`;
+Exit codes: 0 done, 2 bad arguments (or a cost not agreed to without a terminal), 3 the site
+could not be read or the job failed, 4 the service refused the request, 5 the service could
+not be reached, 6 the cost was declined, 1 anything else.`;
 
 const OPTIONS = {
   out: { type: 'string', default: '.' },
@@ -42,6 +45,7 @@ const OPTIONS = {
   include: { type: 'string', multiple: true, default: [] as string[] },
   exclude: { type: 'string', multiple: true, default: [] as string[] },
   json: { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -106,7 +110,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     const options = generation();
     const client = remoteClient(env);
     await prepareOutputFolder(options.out);
-    return generateRemotely(client, url(rest.slice(1)), options, progress);
+    return generateRemotely(client, url(rest.slice(1)), { ...options, yes: values.yes }, progress, terminalConsent);
   }
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
@@ -146,7 +150,8 @@ function abortOnInterrupt(): AbortSignal {
 function describe(result: any): string {
   if (result.files) {
     const files = result.files.map((f: any) => `  ${f.path}${f.bytes === null ? '' : ` (${f.bytes.toLocaleString('en')} bytes, ${f.tokens.toLocaleString('en')} tokens)`}`);
-    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}wrote`, ...files].join('\n');
+    const credits = typeof result.creditsUsed === 'number' ? `${result.creditsUsed} credit${result.creditsUsed === 1 ? '' : 's'} spent, ` : '';
+    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}${credits}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');

@@ -5,7 +5,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { answerShape, MaxUrls, OneOf } from '../http/schemas.ts';
+import { answerShape, MaxUrls, OneOf } from '../shapes.ts';
 import { PathPatternFields } from '../http/path-patterns.ts';
 import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING, type FileSize } from '../llms-txt/index.ts';
 

@@ -8,7 +8,7 @@ import { generationJobs, sites } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { invalidFrequency } from './schedules.ts';
-import { nextCheck } from './test-support.ts';
+import { nextCheck } from './testing/scheduler-waits.ts';
 
 const DAY = 24 * 3_600_000;
 /** Valid, and at most hourly, but runs only in Februaries that have five Mondays (years apart). */

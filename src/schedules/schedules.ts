@@ -7,7 +7,7 @@ import { eq, inArray } from '../db/orm.ts';
 import { CronExpressionParser, type CronFieldCollection } from 'cron-parser';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
-import { IsoDate, Nullable } from '../http/schemas.ts';
+import { IsoDate, Nullable } from '../shapes.ts';
 import type { Database } from '../db/database.ts';
 import { siteSchedules } from '../db/schema.ts';
 import { errors, scheduleMessages } from '../errors.ts';

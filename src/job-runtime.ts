@@ -1,23 +1,24 @@
 /**
  * The job runtime of one process: the queue (always: the API sends jobs) and, in processes that
- * work, the workers of every job kind and the lease sweeper.
+ * work, the workers of every job kind and the lease sweeper. Part of the composition root, beside
+ * app.ts: it wires every capability's job kind and loop, which import jobs/ for its machinery.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import { RobotsCache, type CrawlOptions } from '../crawl/index.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { ReadCache } from '../db/read-cache.ts';
-import { discoveryJobKind } from '../discovery/discovery-job.ts';
-import { describerFromConfig, hasAiProvider } from '../generation/describer.ts';
-import type { GenerationJob } from '../generation/generation.ts';
-import { generationJobKind } from '../generation/generation-job.ts';
-import { createGenerationThreads, type GenerationThreads } from '../generation/generation-thread.ts';
-import { createPagePool, type PagePool } from '../generation/page-pool.ts';
-import { JobQueue } from './queue.ts';
-import { startScheduler } from '../schedules/scheduler.ts';
-import { startWebhookDelivery } from '../webhooks/delivery.ts';
-import { startWorkers, type JobKind } from './workers.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { RobotsCache, type CrawlOptions } from './crawl/index.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { ReadCache } from './db/read-cache.ts';
+import { discoveryJobKind } from './discovery/discovery-job.ts';
+import { describerFromConfig, hasAiProvider } from './generation/describer.ts';
+import type { GenerationJob } from './generation/generation.ts';
+import { generationJobKind } from './generation/generation-job.ts';
+import { createGenerationThreads, type GenerationThreads } from './generation/generation-thread.ts';
+import { createPagePool, type PagePool } from './generation/page-pool.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { startScheduler } from './schedules/scheduler.ts';
+import { startWebhookDelivery } from './webhooks/delivery.ts';
+import { startWorkers, type JobKind } from './jobs/workers.ts';
 
 export interface JobRuntime {
   queue: JobQueue;
