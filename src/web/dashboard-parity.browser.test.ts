@@ -228,6 +228,7 @@ describe('Dashboard parity in a browser', () => {
     assert.ok(await preview.getByText(`: ${description}`).first().isVisible());
     await toc.getByRole('link', { name: sections.at(-1) }).click();
     await page.waitForURL(/#outline-section-\d+$/);
+    await page.getByRole('button', { name: /^Regenerate now \(\d+ credits?\)$/ }).waitFor();
     await shot('web-site-preview');
   });
 
