@@ -4,21 +4,20 @@
  * `enhanced` request would run the built-in describer (no AI provider configured), says so.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { answer, api, type Answer, type paths } from './api.ts';
+import { answer, api, type Answer } from './api.ts';
+import type { GenerateBody, GenerationMethod } from './service-options.ts';
 
-export type GenerateBody = paths['/api/v1/generate']['post']['requestBody']['content']['application/json'];
 type Estimate = Answer<'/api/v1/generate/estimate', 'post'>;
 
 /** The API reference, whose `generationMethod` says what the AI provider setting does. */
 const AI_PROVIDER_HELP = '/docs';
 const PAUSE_MS = 300;
 
-type Method = 'simple' | 'enhanced';
 /** An estimate, with the method its request asked for (the form may have changed since). */
 export interface EstimateState {
   estimate: Estimate | null;
   error: unknown;
-  asked: Method | undefined;
+  asked: GenerationMethod | undefined;
 }
 
 /** The estimate of `body` (null while the form cannot be sent), or the service's reason it cannot be. */

@@ -5,17 +5,15 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api, ApiError } from './api.ts';
-import { CostLine, runsWithoutAi, useEstimate, type GenerateBody } from './cost-estimate.tsx';
-import { generationOptionSchema, rangeHint, wholeNumber, type GenerationOptionSchema } from './service-options.ts';
+import { CostLine, runsWithoutAi, useEstimate } from './cost-estimate.tsx';
+import { generationOptionSchema, rangeHint, wholeNumber, type GenerateBody, type GenerationMethod, type GenerationOptionSchema } from './service-options.ts';
 import { JobPanel, type StartedJob } from './job-panel.tsx';
 import { ErrorMessage, Field, useLoad } from './ui.tsx';
-
-type Method = 'simple' | 'enhanced';
 
 interface FormState {
   url: string;
   maxUrls: string;
-  method: Method;
+  method: GenerationMethod;
   fullText: boolean;
   includePaths: string;
   excludePaths: string;
@@ -124,7 +122,7 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
         />
         <div class="field">
           <label for="gen-method">Method</label>
-          <select id="gen-method" value={form.method} onChange={(e) => set('method')((e.target as HTMLSelectElement).value as Method)}>
+          <select id="gen-method" value={form.method} onChange={(e) => set('method')((e.target as HTMLSelectElement).value as GenerationMethod)}>
             <option value="simple">Simple</option>
             <option value="enhanced">{noAi ? 'Enhanced (needs an AI provider)' : 'Enhanced (AI descriptions)'}</option>
           </select>

@@ -4,6 +4,11 @@
  * restates a server default by hand (when the service changes one, the forms follow).
  */
 import { OPENAPI_PATH } from '../../src/http/paths.ts';
+import type { paths } from './api.ts';
+
+/** The body of POST /generate (and of its estimate). */
+export type GenerateBody = paths['/api/v1/generate']['post']['requestBody']['content']['application/json'];
+export type GenerationMethod = NonNullable<NonNullable<GenerateBody['options']>['generationMethod']>;
 
 interface FieldSchema {
   default?: unknown;
@@ -23,7 +28,7 @@ export interface Bounds {
 
 export interface GenerationOptionSchema {
   maxUrls: Bounds;
-  generationMethod: { default: 'simple' | 'enhanced' };
+  generationMethod: { default: GenerationMethod };
   showFullText: { default: boolean };
   /** llms-full.txt's token budget: none by default (null) */
   maxTokens: Omit<Bounds, 'default'> & { description: string };
@@ -69,7 +74,7 @@ export async function generationOptionSchema(): Promise<GenerationOptionSchema> 
   const maxTokens = numeric(options.maxTokens!);
   return {
     maxUrls: bounds(options.maxUrls!),
-    generationMethod: { default: options.generationMethod!.default as 'simple' | 'enhanced' },
+    generationMethod: { default: options.generationMethod!.default as GenerationMethod },
     showFullText: { default: options.showFullText!.default === true },
     maxTokens: { minimum: maxTokens.minimum!, maximum: maxTokens.maximum!, description: plain(maxTokens.description) },
     includePaths: { description: plain(options.includePaths!.description) },

@@ -4,7 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import { answer, api, type Answer } from './api.ts';
-import { plural, useEstimate, type GenerateBody } from './cost-estimate.tsx';
+import { plural, useEstimate } from './cost-estimate.tsx';
+import type { GenerateBody, GenerationMethod } from './service-options.ts';
 import { JobPanel, type StartedJob } from './job-panel.tsx';
 import { navigate } from './router.ts';
 import { ErrorMessage } from './ui.tsx';
@@ -17,7 +18,7 @@ function regenerateBody(site: Site): GenerateBody | null {
   const last = site.lastGenerationOptions;
   if (!last) return null;
   const { maxUrls, showFullText, includeModificationDate, generationMethod, includePaths, excludePaths, maxTokens } = last;
-  const options: Options = { maxUrls, showFullText, includeModificationDate, includePaths, excludePaths, maxTokens, cacheAge: 0, generationMethod: generationMethod as Options['generationMethod'] };
+  const options: Options = { maxUrls, showFullText, includeModificationDate, includePaths, excludePaths, maxTokens, cacheAge: 0, generationMethod: generationMethod as GenerationMethod };
   return { url: site.url, options };
 }
 
