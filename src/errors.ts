@@ -75,6 +75,8 @@ export const errors = {
   tooManyJobs: (max: number) => new ApiError(429, `Too many jobs in progress: at most ${max} at once`),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
+  renderingUnavailable: () =>
+    new ApiError(422, 'Rendering is not available on this server: Chromium is not installed. Use render "never", or install Chromium (README, "Rendering pages")'),
 
   // job webhooks
   webhookEndpointNotFound: () => new ApiError(404, 'Webhook endpoint not found'),
@@ -150,6 +152,8 @@ export const jobMessages = {
   abandoned: 'The job was interrupted repeatedly (its worker stopped) and was abandoned',
   unexpected: 'The job failed unexpectedly',
   noPages: (url: string) => `No pages could be read from ${url}`,
+  scriptRendered: (url: string) =>
+    `No readable pages at ${url}: its pages look built by JavaScript in the browser (a script bundle, an empty mount point, little text). Generate again with the option render "auto" to render them`,
   queued: 'Generation started',
   fromCache: 'Served from cache: this site was generated with the same options recently',
   completed: (pages: number, notes: { withoutAi: boolean; leftOut: number | null }) =>

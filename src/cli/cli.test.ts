@@ -9,6 +9,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf } from '../testing/jobs.ts';
+import { startScriptSite, type ScriptSite } from '../testing/script-site.ts';
 import { describeOnEachDatabase, freePort } from '../testing/service.ts';
 
 const BIN = new URL('../../bin/llmstxt.mjs', import.meta.url).pathname;
@@ -40,13 +41,16 @@ function onTerminal(args: string[], env: Record<string, string>, input: string):
 }
 
 let docs: DocsSite;
+let scripts: ScriptSite;
 let work: string;
 before(async () => {
   docs = await startDocsSite();
+  scripts = await startScriptSite();
   work = mkdtempSync(join(tmpdir(), 'llmstxt-cli-'));
 });
 after(async () => {
   await docs.close();
+  await scripts.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -89,6 +93,21 @@ describe('llmstxt generate (on this machine)', () => {
     const closed = `http://127.0.0.1:${await freePort()}/`; // were it fetched, the exit code would be 3
     const run = await llmstxt(['generate', closed, '--out', file]);
     assert.deepEqual([run.code, run.stderr.trim()], [2, `llmstxt: --out ${file} is not a folder`]);
+  });
+
+  test('--render auto renders a site built by scripts; a bad mode or a missing Chromium is refused with exit 2', async () => {
+    const out = join(work, 'rendered');
+    const run = await llmstxt(['generate', `${scripts.origin}/`, '--out', out, '--render', 'auto', '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const paths = parseLlmsTxt(readFileSync(join(out, 'llms.txt'), 'utf8')).sections.flatMap((section) => section.links.map((link) => new URL(link.url).pathname));
+    assert.deepEqual(paths.sort(), [...scripts.pagePaths].sort());
+    const badMode = await llmstxt(['generate', `${scripts.origin}/`, '--render', 'sometimes']);
+    assert.deepEqual([badMode.code, badMode.stderr.trim()], [2, 'llmstxt: --render must be never, auto or always, not sometimes']);
+    const noChromium = await llmstxt(['generate', `${scripts.origin}/`, '--render', 'always'], { CHROMIUM_PATH: '/nonexistent/chromium' });
+    assert.deepEqual(
+      [noChromium.code, noChromium.stderr.trim()],
+      [2, 'llmstxt: --render needs Chromium, not found at /nonexistent/chromium: install it (apt-get install chromium) or set CHROMIUM_PATH'],
+    );
   });
 
   test('exit codes a script can rely on: 2 for a bad URL or option, 3 for a site that cannot be read', async () => {
@@ -156,6 +175,16 @@ describeOnEachDatabase(
       assert.equal(agreed.code, 0, agreed.output);
       assert.match(agreed.output, new RegExp(`${docs.origin}/: ${docs.pagePaths.length} pages, 1 credit spent, wrote`));
       assert.equal((await ledgerOf(service(), id)).balance, 20 - 1);
+    });
+
+    test('--link-markdown links llms.txt to the markdown copies the service hosts', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const out = join(work, `linked-${id}`);
+      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--link-markdown', '--json', '--yes'], { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl });
+      assert.equal(run.code, 0, run.stderr);
+      const links = parseLlmsTxt(readFileSync(join(out, 'llms.txt'), 'utf8')).sections.flatMap((section) => section.links);
+      assert.equal(links.length, docs.pagePaths.length);
+      for (const link of links) assert.match(link.url, new RegExp(`^${service().baseUrl}/api/v1/file/[\\w-]+/pages/.+\\.md$`));
     });
 
     test('exit 2 without a key, 4 when the service refuses, 5 when it cannot be reached', async () => {

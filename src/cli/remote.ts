@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import type { PathFilters } from '../crawl/index.ts';
+import type { PathFilters, RenderMode } from '../crawl/index.ts';
 import { createApiClient, type ApiClient } from '../client/client.ts';
 import type { GenerationMethod } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -28,6 +28,8 @@ export interface RemoteGenerateOptions extends PathFilters {
   out: string;
   /** start without asking, whatever it costs */
   yes: boolean;
+  render: RenderMode;
+  linkMarkdown: boolean;
 }
 
 /** How the CLI asks before spending: on a terminal, a question; otherwise, only with --yes. */
@@ -61,6 +63,8 @@ export async function generateRemotely(client: ReturnType<typeof remoteClient>, 
       maxTokens: options.maxTokens,
       includePaths: options.includePaths,
       excludePaths: options.excludePaths,
+      render: options.render,
+      linkMarkdown: options.linkMarkdown,
     },
   };
   const estimate = answer(client, await call(client, () => api.POST('/api/v1/generate/estimate', { body })));

@@ -2480,6 +2480,11 @@ export interface paths {
                          * @default []
                          */
                         excludePaths?: string[];
+                        /**
+                         * @description Render pages in a browser to find the links their scripts write: `auto` pages that look like an application shell, `always` every page
+                         * @default never
+                         */
+                        render?: "never" | "auto" | "always";
                     };
                 };
             };
@@ -2595,6 +2600,7 @@ export interface paths {
                         } & {
                             includePaths: string[];
                             excludePaths: string[];
+                            render: string;
                             completedAt: string | null;
                             error: string | null;
                         };
@@ -2743,7 +2749,7 @@ export interface paths {
         put?: never;
         /**
          * Generate llms.txt (and llms-full.txt) for a website; costs credits
-         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
+         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
          */
         post: {
             parameters: {
@@ -2790,6 +2796,16 @@ export interface paths {
                             excludePaths?: string[];
                             /** @default null */
                             maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
                         };
                     };
                 };
@@ -2930,6 +2946,16 @@ export interface paths {
                             excludePaths?: string[];
                             /** @default null */
                             maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
                         };
                     };
                 };
@@ -2952,6 +2978,8 @@ export interface paths {
                             pagesPerCredit: number;
                             /** @description What comes back when the job lists fewer pages */
                             refundRule: string;
+                            /** @description The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back */
+                            renderingCredits: number;
                             /** @description A recent identical generation (younger than cacheAge) would answer the start */
                             fromCache: boolean;
                             message: string | null;
@@ -2969,6 +2997,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid or expired credentials */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unprocessable */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3032,6 +3069,8 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                render: string;
+                                linkMarkdown: boolean;
                             };
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3146,6 +3185,8 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 };
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3281,6 +3322,8 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 } | null;
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3409,6 +3452,8 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                render: string;
+                                linkMarkdown: boolean;
                             } | null;
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3858,6 +3903,142 @@ export interface paths {
                 header?: never;
                 path: {
                     siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{siteId}/pages/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
                 };
                 cookie?: never;
             };

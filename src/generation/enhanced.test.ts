@@ -29,7 +29,7 @@ async function generateEnhanced(service: TestService) {
   assert.deepEqual([simple.body.credits, simple.body.pagesPerCredit], [1, 10]);
   assert.deepEqual(
     { ...estimate.body, refundRule: undefined },
-    { credits: 2, generationMethod: 'enhanced', maxUrls: 10, pagesPerCredit: 5, refundRule: undefined, fromCache: false, message: null },
+    { credits: 2, generationMethod: 'enhanced', maxUrls: 10, pagesPerCredit: 5, refundRule: undefined, renderingCredits: 0, fromCache: false, message: null },
   );
   const start = await service.request('POST', '/api/v1/generate', { token: apiKey, body });
   assert.equal(start.status, 200, start.text);

@@ -37,7 +37,7 @@ describeOnEachDatabase(
       const before = await footprint(service(), accountId);
       const estimate = await service().request('POST', '/api/v1/generate/estimate', { token: apiKey, body });
       assert.equal(estimate.status, 200, estimate.text);
-      assert.deepEqual(estimate.body, { credits: 4, generationMethod: 'simple', maxUrls: 35, pagesPerCredit: 10, refundRule: REFUND_RULE(10), fromCache: false, message: null });
+      assert.deepEqual(estimate.body, { credits: 4, generationMethod: 'simple', maxUrls: 35, pagesPerCredit: 10, refundRule: REFUND_RULE(10), renderingCredits: 0, fromCache: false, message: null });
       assert.deepEqual(await footprint(service(), accountId), before);
 
       const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body });
@@ -57,7 +57,7 @@ describeOnEachDatabase(
       const { id: accountId, apiKey } = await service().createAccount();
       const body = { url: site.origin, options: { generationMethod: 'enhanced', maxUrls: 20 } };
       const estimate = await service().request('POST', '/api/v1/generate/estimate', { token: apiKey, body });
-      assert.deepEqual(estimate.body, { credits: 2, generationMethod: 'simple', maxUrls: 20, pagesPerCredit: 10, refundRule: REFUND_RULE(10), fromCache: false, message: `Runs ${WITHOUT_AI}` });
+      assert.deepEqual(estimate.body, { credits: 2, generationMethod: 'simple', maxUrls: 20, pagesPerCredit: 10, refundRule: REFUND_RULE(10), renderingCredits: 0, fromCache: false, message: `Runs ${WITHOUT_AI}` });
 
       const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body });
       assert.equal(start.status, 200, start.text);

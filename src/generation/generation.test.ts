@@ -36,7 +36,7 @@ describeOnEachDatabase(
       assert.equal(job.status, 'completed', job.error);
       assert.equal(job.siteId, start.body.siteId);
       assert.equal(job.url, `${site.origin}/`);
-      assert.deepEqual(job.options, { maxUrls: 50, showFullText: false, includeModificationDate: true, generationMethod: 'simple', includePaths: [], excludePaths: [], maxTokens: null });
+      assert.deepEqual(job.options, { maxUrls: 50, showFullText: false, includeModificationDate: true, generationMethod: 'simple', includePaths: [], excludePaths: [], maxTokens: null, render: 'never', linkMarkdown: false });
       assert.equal(job.fileUrl, `${service().baseUrl}/api/v1/file/${job.siteId}`);
       assert.equal(job.fullTextUrl, null);
 

@@ -87,7 +87,7 @@ export async function startGeneration(
       accountId,
       amount: cost,
       siteId: site.id,
-      description: `Generation of ${url} (${options.generationMethod}, up to ${options.maxUrls} pages)`,
+      description: `Generation of ${url} (${options.generationMethod}${options.render === 'never' ? '' : `, render ${options.render}`}, up to ${options.maxUrls} pages)`,
     });
     const [row] = await tx
       .insert(generationJobs)

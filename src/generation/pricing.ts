@@ -1,4 +1,8 @@
-/** What a generation costs (DESIGN.md): a credit per 10 pages asked for, twice that for `enhanced`. */
+/**
+ * What a generation costs (DESIGN.md): a credit per 10 pages asked for, twice that for `enhanced`,
+ * and with rendering (`render` auto or always) a credit more per 10 pages rendered.
+ */
+import type { RenderMode } from '../crawl/index.ts';
 import type { GenerationMethod } from '../llms-txt/index.ts';
 import type { GenerationOptions } from './options.ts';
 
@@ -16,9 +20,19 @@ export function pagesPerCredit(method: GenerationMethod): number {
   return PAGES_PER_CREDIT / METHOD_FACTOR[method];
 }
 
-/** Credits that come back when a job lists fewer pages than it reserved for. */
-export function unusedCredits(reserved: number, pagesGenerated: number, method: GenerationMethod): number {
-  return Math.max(0, reserved - generationCost(pagesGenerated, method));
+/** Rendering's part: reserved as if every page were rendered, charged for the pages that were. */
+export function renderingCost(pagesRendered: number): number {
+  return Math.ceil(pagesRendered / PAGES_PER_CREDIT);
+}
+
+/** The credits a job reserves at its start. */
+export function reservedCredits(options: { maxUrls: number; generationMethod: GenerationMethod; render: RenderMode }): number {
+  return generationCost(options.maxUrls, options.generationMethod) + (options.render === 'never' ? 0 : renderingCost(options.maxUrls));
+}
+
+/** Credits that come back when a job lists fewer pages than it reserved for, or rendered fewer of them. */
+export function unusedCredits(reserved: number, used: { pagesListed: number; pagesRendered: number; method: GenerationMethod }): number {
+  return Math.max(0, reserved - generationCost(used.pagesListed, used.method) - renderingCost(used.pagesRendered));
 }
 
 export interface GenerationPlan {
@@ -37,5 +51,5 @@ export interface GenerationPlan {
 export function planGeneration(asked: GenerationOptions, aiConfigured: boolean): GenerationPlan {
   const withoutAi = asked.generationMethod === 'enhanced' && !aiConfigured;
   const options: GenerationOptions = withoutAi ? { ...asked, generationMethod: 'simple' } : asked;
-  return { options, credits: generationCost(options.maxUrls, options.generationMethod), withoutAi };
+  return { options, credits: reservedCredits(options), withoutAi };
 }

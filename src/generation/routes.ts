@@ -14,11 +14,11 @@ import { parsePathFilters } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { GuardOptions } from '../crawl/index.ts';
+import { assertCanRender, type GuardOptions } from '../crawl/index.ts';
 import { cancelGeneration, estimateGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
 import { JobStageFields, stageView } from './job-progress.ts';
 import { ContractOptionFields, ExtensionOptionFields, FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes, type GenerationOptions } from './options.ts';
-import { pagesPerCredit, unusedCredits } from './pricing.ts';
+import { pagesPerCredit, renderingCost, unusedCredits } from './pricing.ts';
 import { hasAiProvider } from './describer.ts';
 
 const OptionsSchema = Type.Object(
@@ -34,10 +34,11 @@ const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { addi
 type StartRequest = Static<typeof StartBody>;
 
 /** The start's body as the start and the estimate both read it: the target, the options, the cache age. */
-function readStartBody(body: StartRequest): { url: string; options: GenerationOptions; cacheAge: number } {
+function readStartBody(body: StartRequest, config: Pick<Config, 'render'>): { url: string; options: GenerationOptions; cacheAge: number } {
   const { cacheAge, ...options } = body.options;
   const url = parseTargetUrl(body.url);
   if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
+  assertCanRender(options.render, config.render);
   return { url, options: { ...options, ...parsePathFilters(options) }, cacheAge };
 }
 
@@ -47,6 +48,7 @@ const EstimateView = Type.Object({
   maxUrls: Type.Integer({ description: 'The most pages the job lists' }),
   pagesPerCredit: Type.Integer({ description: 'Pages a credit pays for with that method' }),
   refundRule: Type.String({ description: 'What comes back when the job lists fewer pages' }),
+  renderingCredits: Type.Integer({ description: "The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back" }),
   fromCache: Type.Boolean({ description: 'A recent identical generation (younger than cacheAge) would answer the start' }),
   message: Nullable(Type.String({ description: 'Why the method that would run differs from the one asked for' })),
 });
@@ -86,7 +88,7 @@ const StartView = Type.Object({
 function creditsUsed(job: GenerationJob, options: GenerationOptions): number {
   if (job.status === 'failed') return 0;
   if (job.status !== 'completed' || job.pagesGenerated === null) return job.creditsReserved;
-  return job.creditsReserved - unusedCredits(job.creditsReserved, job.pagesGenerated, options.generationMethod);
+  return job.creditsReserved - unusedCredits(job.creditsReserved, { pagesListed: job.pagesGenerated, pagesRendered: job.pagesRendered ?? 0, method: options.generationMethod });
 }
 
 /** A job's file URLs exist only once it has completed (the contract's state rules). */
@@ -132,14 +134,14 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         tags: ['Generation'],
         summary: 'Generate llms.txt (and llms-full.txt) for a website; costs credits',
         description:
-          'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.',
+          'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.',
         body: StartBody,
         headers: IdempotencyHeaders,
         response: { 200: StartView, ...errorAnswers(402, 409, 422) },
       },
     },
     async (request) => {
-      const { url, options, cacheAge } = readStartBody(request.body);
+      const { url, options, cacheAge } = readStartBody(request.body, config);
       const { job, creditsUsed, fromCache, withoutAi } = await startGeneration(generation, callerOf(request).accountId, url, options, cacheAge);
       const view = jobView(config.publicUrl, job);
       return {
@@ -165,11 +167,11 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         summary: 'What POST /generate with this body would cost and run; charges nothing, creates nothing',
         description: 'Takes the body of POST /generate and answers with its errors; `credits` is what that start would reserve now.',
         body: StartBody,
-        response: { 200: EstimateView },
+        response: { 200: EstimateView, ...errorAnswers(422) },
       },
     },
     async (request) => {
-      const { url, options, cacheAge } = readStartBody(request.body);
+      const { url, options, cacheAge } = readStartBody(request.body, config);
       const estimate = await estimateGeneration(generation, callerOf(request).accountId, url, options, cacheAge);
       const method = estimate.options.generationMethod;
       return {
@@ -178,6 +180,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         maxUrls: estimate.options.maxUrls,
         pagesPerCredit: pagesPerCredit(method),
         refundRule: priceMessages.refundRule(pagesPerCredit(method)),
+        renderingCredits: estimate.fromCache || estimate.options.render === 'never' ? 0 : renderingCost(estimate.options.maxUrls),
         fromCache: estimate.fromCache,
         message: estimate.withoutAi ? priceMessages.estimateWithoutAi : null,
       };

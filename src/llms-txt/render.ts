@@ -144,7 +144,7 @@ function linkLine(page: DescribedPage, options: RenderOptions): string {
   const date = options.includeModificationDate ? formatDate(page.lastModified) : null;
   if (date) notes.push(notes[0] ? `(last modified ${date})` : `Last modified ${date}`);
   const text = notes.filter(Boolean).join(' ');
-  return `- [${title}](${linkTarget(page.url)})${text ? `: ${text}` : ''}`;
+  return `- [${title}](${linkTarget(page.linkUrl ?? page.url)})${text ? `: ${text}` : ''}`;
 }
 
 function oneLine(text: string | null | undefined): string {

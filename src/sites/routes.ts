@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import type { CrawlOptions, RobotsCache } from '../crawl/index.ts';
@@ -25,7 +26,8 @@ import {
   SITE_STATUSES,
   type Site,
 } from './sites.ts';
-import { answerSiteFile, ServedFiles } from './served-files.ts';
+import { answerSiteFile, ServedFiles, type SiteFileAnswer } from './served-files.ts';
+import { answerPageMarkdown, HOSTED_PAGES } from './hosted-markdown.ts';
 
 const SiteView = Type.Object({
   id: Type.String(),
@@ -77,6 +79,14 @@ const Paging = (defaultLimit: number, statuses: readonly string[]) =>
     },
     { additionalProperties: false },
   );
+
+/** A hosted file's answer: 304 when the caller has it, else its bytes in the negotiated encoding. */
+function sendFile(reply: FastifyReply, file: SiteFileAnswer, contentType: string) {
+  reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300').header('vary', 'Accept-Encoding');
+  if (file.body === null) return reply.code(304).send(null);
+  if (file.encoding !== 'identity') reply.header('content-encoding', file.encoding);
+  return reply.type(contentType).send(file.body);
+}
 
 export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache }> = async (app, { db, config, crawl, robots }) => {
   const servedFiles = new ServedFiles(config.hostedFileCacheBytes);
@@ -216,14 +226,29 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         acceptEncoding: request.headers['accept-encoding'],
         ifNoneMatch: request.headers['if-none-match'],
       });
-      reply
-        .header('etag', file.etag)
-        .header('last-modified', file.updatedAt.toUTCString())
-        .header('cache-control', 'public, max-age=300')
-        .header('vary', 'Accept-Encoding');
-      if (file.body === null) return reply.code(304).send(null);
-      if (file.encoding !== 'identity') reply.header('content-encoding', file.encoding);
-      return reply.type('text/plain; charset=utf-8').send(file.body);
+      return sendFile(reply, file, 'text/plain; charset=utf-8');
+    },
+  });
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${FILE_ROUTE}/${HOSTED_PAGES}*`,
+    schema: {
+      tags: ['Files'],
+      summary: "A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)",
+      description: 'The path is the page\'s own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.',
+      params: Type.Object({ siteId: Id, '*': Type.String() }),
+      response: { 200: Type.String(), 304: Type.Null(), ...errorAnswers(404) },
+    },
+    handler: async (request, reply) => {
+      // The path as sent, still percent-encoded, as it was stored.
+      const rawPath = request.url.split('?', 1)[0];
+      const path = rawPath.slice(rawPath.indexOf(`/${HOSTED_PAGES}`) + HOSTED_PAGES.length + 1);
+      const file = await answerPageMarkdown(db, servedFiles, request.params.siteId, path, {
+        acceptEncoding: request.headers['accept-encoding'],
+        ifNoneMatch: request.headers['if-none-match'],
+      });
+      return sendFile(reply, file, 'text/markdown; charset=utf-8');
     },
   });
 };
