@@ -163,6 +163,17 @@ describe('Dashboard parity in a browser', () => {
     assert.match((await page.locator('#gen-max-tokens-error').textContent()) ?? '', /^Enter a whole number from 100 to /);
     await page.getByLabel('Token budget of llms-full.txt').fill('2000');
     await cost().getByText('Cost: 2 credits for up to 20 pages (simple)', { exact: false }).waitFor();
+    // Rendering's price joins the estimate's, from the modes the service offers.
+    await page.getByText('Rendering and markdown copies').click();
+    const modes = await page.getByLabel('Render pages in a browser').locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    const doc = (await service.request('GET', '/api/v1/openapi.json')).body;
+    const render = doc.paths['/api/v1/generate'].post.requestBody.content['application/json'].schema.properties.options.properties.render;
+    assert.deepEqual(modes, render.anyOf.map((mode: { enum: string[] }) => mode.enum[0]));
+    assert.equal(await page.getByLabel('Render pages in a browser').inputValue(), render.default);
+    await page.getByLabel('Render pages in a browser').selectOption('auto');
+    await cost().getByText('Cost: 4 credits for up to 20 pages (simple), 2 of them for rendering', { exact: false }).waitFor();
+    await page.getByLabel('Render pages in a browser').selectOption('never');
+    await cost().getByText('Cost: 2 credits for up to 20 pages (simple) ·', { exact: false }).waitFor();
     const before = await balanceOf();
     await page.getByRole('button', { name: 'Generate' }).click();
     await jobStatus().getByText('Done: 100%').waitFor({ timeout: 60_000 });

@@ -64,6 +64,7 @@ export function CostLine({ estimate, error, asked, balance, blocked }: EstimateS
     <>
       <p class="cost" role="status" data-testid="cost">
         Cost: <strong>{plural(estimate.credits, 'credit')}</strong> for up to {plural(estimate.maxUrls, 'page')} ({estimate.generationMethod})
+        {estimate.renderingCredits ? `, ${estimate.renderingCredits} of them for rendering` : null}
         {after === null ? null : after >= 0 ? <> · balance after: {plural(after, 'credit')}</> : null}
       </p>
       {after !== null && after < 0 ? (

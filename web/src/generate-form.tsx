@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api, ApiError } from './api.ts';
 import { CostLine, runsWithoutAi, useEstimate } from './cost-estimate.tsx';
-import { generationOptionSchema, rangeHint, wholeNumber, type GenerateBody, type GenerationMethod, type GenerationOptionSchema } from './service-options.ts';
+import { generationOptionSchema, rangeHint, wholeNumber, type GenerateBody, type GenerationMethod, type GenerationOptionSchema, type RenderMode } from './service-options.ts';
 import { JobPanel, type StartedJob } from './job-panel.tsx';
 import { ErrorMessage, Field, useLoad } from './ui.tsx';
 
@@ -18,6 +18,8 @@ interface FormState {
   includePaths: string;
   excludePaths: string;
   maxTokens: string;
+  render: RenderMode;
+  linkMarkdown: boolean;
 }
 type Errors = Partial<Record<'url' | 'maxUrls' | 'maxTokens', string>>;
 
@@ -29,6 +31,8 @@ const initialState = (schema: GenerationOptionSchema): FormState => ({
   includePaths: '',
   excludePaths: '',
   maxTokens: '',
+  render: schema.render.default,
+  linkMarkdown: schema.linkMarkdown.default,
 });
 
 const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
@@ -52,8 +56,13 @@ function toBody(form: FormState, schema: GenerationOptionSchema): { body: Genera
   if (includePaths.length) options.includePaths = includePaths;
   if (excludePaths.length) options.excludePaths = excludePaths;
   if (maxTokens !== null) options.maxTokens = maxTokens as number;
+  if (form.render !== schema.render.default) options.render = form.render;
+  if (form.linkMarkdown !== schema.linkMarkdown.default) options.linkMarkdown = form.linkMarkdown;
   return { body: { url: form.url.trim(), options }, errors };
 }
+
+/** What each rendering mode the service offers is called here (one it adds later shows by its name). */
+const RENDER_LABELS: Partial<Record<RenderMode, string>> = { never: 'Never', auto: 'When a page looks like a script shell', always: 'Always' };
 
 /** Why the form cannot be priced yet, in the words of its own checks. */
 function priceBlockedBy(form: FormState, errors: Errors): string | null {
@@ -132,6 +141,29 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
         <input id="gen-full" type="checkbox" checked={form.fullText} onChange={(e) => set('fullText')((e.target as HTMLInputElement).checked)} />
         <label for="gen-full">Also build llms-full.txt (full text)</label>
       </div>
+      <details class="more">
+        <summary>Rendering and markdown copies</summary>
+        <div class="field">
+          <label for="gen-render">Render pages in a browser</label>
+          <select id="gen-render" value={form.render} aria-describedby="gen-render-hint" onChange={(e) => set('render')((e.target as HTMLSelectElement).value as RenderMode)}>
+            {schema.render.values.map((mode) => (
+              <option key={mode} value={mode}>
+                {RENDER_LABELS[mode] ?? mode}
+              </option>
+            ))}
+          </select>
+          <p class="hint" id="gen-render-hint">
+            {schema.render.description}
+          </p>
+        </div>
+        <div class="field checkbox">
+          <input id="gen-link-markdown" type="checkbox" checked={form.linkMarkdown} aria-describedby="gen-link-markdown-hint" onChange={(e) => set('linkMarkdown')((e.target as HTMLInputElement).checked)} />
+          <label for="gen-link-markdown">Link each page to a markdown copy</label>
+        </div>
+        <p class="hint" id="gen-link-markdown-hint">
+          {schema.linkMarkdown.description}
+        </p>
+      </details>
       <details class="more">
         <summary>Path filters and token budget</summary>
         <PatternsField id="gen-include" label="Only these paths (one pattern a line)" value={form.includePaths} onInput={set('includePaths')} hint={schema.includePaths.description} />

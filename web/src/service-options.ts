@@ -9,9 +9,11 @@ import type { paths } from './api.ts';
 /** The body of POST /generate (and of its estimate). */
 export type GenerateBody = paths['/api/v1/generate']['post']['requestBody']['content']['application/json'];
 export type GenerationMethod = NonNullable<NonNullable<GenerateBody['options']>['generationMethod']>;
+export type RenderMode = NonNullable<NonNullable<GenerateBody['options']>['render']>;
 
 interface FieldSchema {
   default?: unknown;
+  enum?: unknown[];
   minimum?: number;
   maximum?: number;
   description?: string;
@@ -33,6 +35,8 @@ export interface GenerationOptionSchema {
   /** llms-full.txt's token budget: none by default (null) */
   maxTokens: Omit<Bounds, 'default'> & { description: string };
   includePaths: { description: string };
+  render: { default: RenderMode; values: RenderMode[]; description: string };
+  linkMarkdown: { default: boolean; description: string };
 }
 
 export interface DiscoveryOptionSchema {
@@ -47,6 +51,9 @@ function numeric(field: FieldSchema): FieldSchema {
 
 /** A description as plain text: the document's are Markdown, with `code` marks. */
 const plain = (description: string | undefined) => (description ?? '').replace(/`/g, '');
+
+/** The values a field allows: its enum, or each alternative's (`OneOf` lists them as `anyOf`). */
+const choices = (field: FieldSchema) => field.enum ?? (field.anyOf ?? []).flatMap((f) => f.enum ?? []);
 
 function bounds(field: FieldSchema): Bounds {
   const { minimum, maximum } = numeric(field);
@@ -78,6 +85,8 @@ export async function generationOptionSchema(): Promise<GenerationOptionSchema> 
     showFullText: { default: options.showFullText!.default === true },
     maxTokens: { minimum: maxTokens.minimum!, maximum: maxTokens.maximum!, description: plain(maxTokens.description) },
     includePaths: { description: plain(options.includePaths!.description) },
+    render: { default: options.render!.default as RenderMode, values: choices(options.render!) as RenderMode[], description: plain(options.render!.description) },
+    linkMarkdown: { default: options.linkMarkdown!.default === true, description: plain(options.linkMarkdown!.description) },
   };
 }
 
