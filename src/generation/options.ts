@@ -15,7 +15,11 @@ export const ContractOptionFields = {
   maxUrls: MaxUrls,
   showFullText: Type.Boolean({ default: false }),
   includeModificationDate: Type.Boolean({ default: false }),
-  generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
+  generationMethod: OneOf(['simple', 'enhanced'], {
+    default: 'enhanced',
+    description:
+      "`enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price",
+  }),
 };
 
 /** The options this service adds to the contract's. */

@@ -15,6 +15,7 @@ export const CLIENT_ROUTES = [
   { path: '/discovery', public: false },
   { path: '/discovery/:id', public: false },
   { path: '/keys', public: false },
+  { path: '/webhooks', public: false },
   { path: '/profile', public: false },
 ] as const;
 

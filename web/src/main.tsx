@@ -10,6 +10,7 @@ import { navigate, onLinkClick, useLocation } from './router.ts';
 import { matchClientRoute, type ClientRoute } from '../../src/web/client-routes.ts';
 import { SitePage, SitesPage } from './sites.tsx';
 import { PageHeading } from './ui.tsx';
+import { WebhooksPage } from './webhooks.tsx';
 import './style.css';
 
 function useSession() {
@@ -69,11 +70,12 @@ function App() {
     '/login': () => <LoginPage reason={s.endedReason} />,
     '/pricing': () => <PricingPage query={query} plan={me?.plan ?? null} />,
     '/dashboard': () => <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />,
-    '/sites': () => <SitesPage />,
+    '/sites': () => <SitesPage query={query} />,
     '/sites/:id': (id) => <SitePage id={id} plan={me?.plan ?? 'free'} />,
     '/discovery': () => <DiscoveryPage />,
     '/discovery/:id': (id) => <DiscoveryJobPage id={id} />,
     '/keys': () => <KeysPage />,
+    '/webhooks': () => <WebhooksPage />,
     '/profile': () => <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />,
   };
   let page;
@@ -114,6 +116,7 @@ function App() {
                 {link('/sites', 'Sites')}
                 {link('/discovery', 'Discovery')}
                 {link('/keys', 'API keys')}
+                {link('/webhooks', 'Webhooks')}
                 {link('/pricing', 'Pricing')}
                 {link('/profile', 'Profile')}
                 <li>
