@@ -3082,6 +3082,7 @@ export interface paths {
                             pagesTotal: number | null;
                             pagesGenerated: number | null;
                             pagesLeftOut: number | null;
+                            pagesRendered: number | null;
                             /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
                             creditsUsed: number;
                             /** Format: date-time */
@@ -3198,6 +3199,7 @@ export interface paths {
                                 pagesTotal: number | null;
                                 pagesGenerated: number | null;
                                 pagesLeftOut: number | null;
+                                pagesRendered: number | null;
                                 /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
                                 creditsUsed: number;
                                 /** Format: date-time */

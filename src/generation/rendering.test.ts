@@ -51,6 +51,7 @@ describeOnEachDatabase(
         assert.equal(start.creditsUsed, 4);
         assert.equal(job.status, 'completed', job.error);
         assert.equal(job.options.render, render);
+        assert.equal(job.pagesRendered, 4);
         const doc = parseLlmsTxt(await (await fetch(job.fileUrl)).text());
         const links = doc.sections.flatMap((section) => section.links);
         assert.deepEqual(links.map((link) => new URL(link.url).pathname).sort(), [...site.pagePaths].sort());
