@@ -26,8 +26,12 @@ export interface RenderInput {
 const NOT_LOADED = new Set(['image', 'media', 'font', 'stylesheet', 'texttrack', 'manifest', 'other', 'beacon', 'ping', 'csp_report']);
 /** Requests one page may make. */
 const MAX_REQUESTS = 200;
-/** How long the page must be without a request in flight for its rendering to count as done. */
-const QUIET_MS = 150;
+/**
+ * How long the page must be without a request in flight for its rendering to count as done: long
+ * enough for a script to start its next request after one ends, on a busy machine too (150 ms
+ * lost the second request of a page now and then).
+ */
+const QUIET_MS = 500;
 /** A healthy browser opens a page in well under a second; a busy machine may take several. */
 const SETUP_TIMEOUT_MS = 30_000;
 
