@@ -3093,6 +3093,7 @@ export interface paths {
                             pagesTotal: number | null;
                             pagesGenerated: number | null;
                             pagesLeftOut: number | null;
+                            pagesRendered: number | null;
                             /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
                             creditsUsed: number;
                             /** Format: date-time */
@@ -3209,6 +3210,7 @@ export interface paths {
                                 pagesTotal: number | null;
                                 pagesGenerated: number | null;
                                 pagesLeftOut: number | null;
+                                pagesRendered: number | null;
                                 /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
                                 creditsUsed: number;
                                 /** Format: date-time */
