@@ -16,6 +16,7 @@ export const CLIENT_ROUTES = [
   { path: '/discovery/:id', public: false },
   { path: '/keys', public: false },
   { path: '/profile', public: false },
+  { path: '/lint', public: false },
 ] as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[number]['path'];
