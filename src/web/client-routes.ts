@@ -17,6 +17,7 @@ export const CLIENT_ROUTES = [
   { path: '/keys', public: false },
   { path: '/webhooks', public: false },
   { path: '/profile', public: false },
+  { path: '/lint', public: false },
 ] as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[number]['path'];

@@ -5,6 +5,7 @@ import { KeysPage, ProfilePage } from './account-pages.tsx';
 import { LoginPage, SignupPage } from './auth-pages.tsx';
 import { DashboardPage } from './dashboard.tsx';
 import { DiscoveryJobPage, DiscoveryPage } from './discovery.tsx';
+import { LintPage } from './lint.tsx';
 import { PricingPage } from './pricing.tsx';
 import { navigate, onLinkClick, useLocation } from './router.ts';
 import { matchClientRoute, type ClientRoute } from '../../src/web/client-routes.ts';
@@ -77,6 +78,7 @@ function App() {
     '/keys': () => <KeysPage />,
     '/webhooks': () => <WebhooksPage />,
     '/profile': () => <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />,
+    '/lint': () => <LintPage />,
   };
   let page;
   if (match && (match.isPublic || loggedIn)) page = pages[match.route](match.id);
@@ -115,6 +117,7 @@ function App() {
                 {link('/dashboard', 'Dashboard')}
                 {link('/sites', 'Sites')}
                 {link('/discovery', 'Discovery')}
+                {link('/lint', 'Check llms.txt')}
                 {link('/keys', 'API keys')}
                 {link('/webhooks', 'Webhooks')}
                 {link('/pricing', 'Pricing')}
