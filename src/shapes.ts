@@ -3,7 +3,7 @@
  * schema, in the layer that owns it, and its type is `Static<typeof Schema>`. Nothing here is
  * HTTP: routes add their error answers and twin paths from http/schemas.ts.
  */
-import { Type, type TLiteral, type TSchema } from 'typebox';
+import { Type, type TLiteral, type TSchema, type TUnion } from 'typebox';
 
 /** An ISO 8601 date-time in the answer; handlers may hand over a Date, which the serializer writes so. */
 export const IsoDate = Type.Unsafe<string | Date>(Type.String({ format: 'date-time' }));
@@ -13,8 +13,10 @@ export const Id = Type.String({ minLength: 1, maxLength: 100 });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** One of a fixed set of strings (an enum in the OpenAPI document), typed as that set. */
-export const OneOf = <const V extends readonly string[]>(values: V, options: { default?: V[number]; description?: string } = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)) as TLiteral<V[number]>[], options);
+export const OneOf = <const V extends readonly string[]>(
+  values: V,
+  options: { default?: V[number]; description?: string } = {},
+): TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }> => Type.Union(values.map((v) => Type.Literal(v)), options) as never;
 
 /** How many pages a generation lists or a discovery finds (the contract's bounds and default). */
 export const MaxUrls = Type.Integer({ minimum: 1, maximum: 1000, default: 50 });

@@ -3,19 +3,24 @@
  * project pins. Results go to stdout (`--json` for scripts), progress and errors to stderr; the
  * exit code says what happened (errors.ts).
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
+import { describeReport, lint } from './lint.ts';
 import { Progress } from './progress.ts';
-import { balance, generateRemotely, remoteClient, sites } from './remote.ts';
+import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
+// Inlined by the CLI package's bundle (scripts/pack-cli.ts), read from the repository otherwise.
+import packageJson from '../../package.json' with { type: 'json' };
+import { RENDER_MODES, type RenderMode } from '../crawl/index.ts';
 
 const HELP = `Usage:
   llmstxt generate <url> [options]          generate on this machine (no account needed)
   llmstxt remote generate <url> [options]   generate on a service (LLMSTXT_API_KEY, LLMSTXT_API_URL)
   llmstxt balance                           the account's credits
   llmstxt sites                             the account's sites
+  llmstxt lint <url|file>                   check an llms.txt (a site's, or any page of the site,
+                                            or a local file): structure, links, key pages; 0-100
 
 Options:
   --out <dir>          where to write llms.txt (and llms-full.txt); default: .
@@ -26,12 +31,19 @@ Options:
   --method <m>         simple (page metadata) or enhanced; default simple
   --include <pattern>  list only paths matching (glob, repeatable)
   --exclude <pattern>  never fetch paths matching (glob, repeatable)
+  --yes                remote: start without asking (the cost is printed first; without a
+                       terminal to ask on, a job that costs credits needs --yes)
+  --render <mode>      render pages in Chromium first: never, auto (pages that look built by
+                       scripts) or always; default never. Locally needs Chromium (CHROMIUM_PATH)
+  --link-markdown      llms.txt links each page to its markdown copy: the site's own, or (remote)
+                       the copy the service hosts
   --json               print the result as JSON
   --quiet              no progress on stderr
   --version            print the version
 
-Exit codes: 0 done, 2 bad arguments, 3 the site could not be read or the job failed,
-4 the service refused the request, 5 the service could not be reached, 1 anything else.`;
+Exit codes: 0 done, 2 bad arguments (or a cost not agreed to without a terminal), 3 the site
+could not be read or the job failed, 4 the service refused the request, 5 the service could
+not be reached, 6 the cost was declined, 1 anything else.`;
 
 const OPTIONS = {
   out: { type: 'string', default: '.' },
@@ -41,7 +53,10 @@ const OPTIONS = {
   method: { type: 'string', default: 'simple' },
   include: { type: 'string', multiple: true, default: [] as string[] },
   exclude: { type: 'string', multiple: true, default: [] as string[] },
+  render: { type: 'string', default: 'never' },
+  'link-markdown': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -53,7 +68,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     const { values, positionals } = parseCommandLine(argv);
     json = values.json;
     if (values.version) {
-      console.log(`llmstxt ${packageVersion()}`);
+      console.log(`llmstxt ${packageJson.version}`);
       return EXIT.ok;
     }
     if (values.help || positionals.length === 0) {
@@ -92,6 +107,8 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     method: method(values.method),
     includePaths: values.include,
     excludePaths: values.exclude,
+    render: renderMode(values.render),
+    linkMarkdown: values['link-markdown'],
   });
   const url = (args: string[]) => {
     if (args.length !== 1) throw new CliError(EXIT.usage, 'give exactly one URL');
@@ -100,14 +117,15 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
   if (command === 'generate') {
     const options = generation();
     await prepareOutputFolder(options.out);
-    return generateLocally(url(rest), options, progress, abortOnInterrupt());
+    return generateLocally(url(rest), options, progress, abortOnInterrupt(), env);
   }
   if (command === 'remote' && rest[0] === 'generate') {
     const options = generation();
     const client = remoteClient(env);
     await prepareOutputFolder(options.out);
-    return generateRemotely(client, url(rest.slice(1)), options, progress);
+    return generateRemotely(client, url(rest.slice(1)), { ...options, yes: values.yes }, progress, terminalConsent);
   }
+  if (command === 'lint') return lint(url(rest));
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
   throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
@@ -127,13 +145,15 @@ function maxTokens(raw: string | undefined, full: boolean): number | null {
   return value;
 }
 
-function packageVersion(): string {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-}
 
 function method(raw: string): 'simple' | 'enhanced' {
   if (raw !== 'simple' && raw !== 'enhanced') throw new CliError(EXIT.usage, `--method must be simple or enhanced, not ${raw}`);
   return raw;
+}
+
+function renderMode(raw: string): RenderMode {
+  if (!(RENDER_MODES as readonly string[]).includes(raw)) throw new CliError(EXIT.usage, `--render must be never, auto or always, not ${raw}`);
+  return raw as RenderMode;
 }
 
 function abortOnInterrupt(): AbortSignal {
@@ -146,9 +166,11 @@ function abortOnInterrupt(): AbortSignal {
 function describe(result: any): string {
   if (result.files) {
     const files = result.files.map((f: any) => `  ${f.path}${f.bytes === null ? '' : ` (${f.bytes.toLocaleString('en')} bytes, ${f.tokens.toLocaleString('en')} tokens)`}`);
-    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}wrote`, ...files].join('\n');
+    const credits = typeof result.creditsUsed === 'number' ? `${result.creditsUsed} credit${result.creditsUsed === 1 ? '' : 's'} spent, ` : '';
+    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}${credits}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
+  if (typeof result.score === 'number') return describeReport(result);
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');
   return JSON.stringify(result, null, 2);
 }

@@ -1,8 +1,9 @@
 /** Discovery jobs: start one, look them up, list what they found. Free of charge, bounded by maxUrls. */
+import { metrics } from '../metrics/metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
-import type { GuardOptions, PathFilters } from '../crawl/index.ts';
+import type { GuardOptions, PathFilters, RenderMode } from '../crawl/index.ts';
 import { refuseUnreachableTarget } from '../job-input/target-url.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
@@ -27,7 +28,7 @@ interface Deps {
 /** A rough promise to show the caller; local measurements run far faster, remote sites slower. */
 const SECONDS_PER_URL = 0.2;
 
-export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType } & PathFilters) {
+export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType; render: RenderMode } & PathFilters) {
   await refuseUnreachableTarget(input.url, deps.crawl);
   const job = await deps.db.transaction(async (tx) => {
     const owner = await deps.queue.admit(tx, 'discovery', accountId);
@@ -38,6 +39,7 @@ export async function startDiscovery(deps: Deps, accountId: string, input: { url
     await deps.queue.enqueue(tx, 'discovery', { jobId: row.id }, owner);
     return row;
   });
+  metrics.jobsStarted.inc({ kind: 'discovery', method: input.type });
   const estimatedCompletion = new Date(deps.clock.now().getTime() + Math.max(5, input.maxUrls * SECONDS_PER_URL) * 1000);
   return { job, estimatedCompletion };
 }

@@ -8,7 +8,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
-import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, PageInput, PageReading } from '../llms-txt/index.ts';
+import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './pipeline.ts';
 
@@ -24,6 +24,8 @@ export interface GenerationSettings {
   describerKind: Describer['kind'] | null;
   /** the page pool's concurrency, when pages are extracted there rather than in the thread */
   extractorConcurrency: number | null;
+  /** linkMarkdown: where the hosted markdown copies are (see hostedMarkdownUrl); null links the pages themselves */
+  hostedMarkdownBase: string | null;
 }
 
 export interface GeneratedFiles {
@@ -32,7 +34,7 @@ export interface GeneratedFiles {
 }
 
 /** A page as it crosses to the thread: decoded, its reading done. */
-export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { html: string; reading?: PageReading };
+export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { html: string; reading?: PageReading; ownMarkdown: OwnMarkdown | null };
 
 export type ToThread =
   | { type: 'start'; settings: GenerationSettings }
@@ -148,8 +150,9 @@ async function feed(worker: Worker, collected: CollectedPages, room: Room): Prom
   for await (const page of collected.pages) {
     const html = typeof page.html === 'string' ? page.html : page.html();
     const reading = page.reading ? await page.reading : undefined;
+    const ownMarkdown = (await page.ownMarkdown) ?? null;
     if (!(await room.take())) return;
-    worker.postMessage({ type: 'page', page: { url: page.url, html, lastModified: page.lastModified, priority: page.priority, reading } } satisfies ToThread);
+    worker.postMessage({ type: 'page', page: { url: page.url, html, lastModified: page.lastModified, priority: page.priority, reading, ownMarkdown } } satisfies ToThread);
   }
   const discovered = await collected.discovered;
   worker.postMessage({ type: 'end', dates: discovered.map((u) => [u.url, u.lastModified]) } satisfies ToThread);

@@ -2,6 +2,7 @@
 // the files leave as one; the model describer and the page pool are asked through the parent.
 import { parentPort } from 'node:worker_threads';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
+import { hostedMarkdownUrl } from '../sites/hosted-markdown.ts';
 import type { FromThread, GenerationSettings, PageForThread, ToThread } from './generation-thread.ts';
 
 const parent = parentPort!;
@@ -88,6 +89,7 @@ const result = await generateLlmsTxt(inbox, {
   extractor: settings.extractorConcurrency ? (html, url) => call<ExtractedPage>({ type: 'call', method: 'extract', args: [html, url] }) : undefined,
   extractorConcurrency: settings.extractorConcurrency ?? undefined,
   onPagesRead: () => post({ type: 'pagesRead' }),
+  markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
   onProgress: (progress) => post({ type: 'progress', progress }),
 });
 datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);

@@ -8,6 +8,7 @@ import { Value } from 'typebox/value';
 import { answerShape, MaxUrls, OneOf } from '../shapes.ts';
 import { PathPatternFields } from '../job-input/url-filters.ts';
 import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING, type FileSize } from '../llms-txt/index.ts';
+import { RENDER_MODES } from '../crawl/index.ts';
 
 /** The options the contract names, in its order. */
 export const ContractOptionFields = {
@@ -27,6 +28,12 @@ export const ExtensionOptionFields = {
     ],
     { default: null },
   ),
+  render: OneOf(RENDER_MODES, {
+    default: 'never',
+    description:
+      'Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered',
+  }),
+  linkMarkdown: Type.Boolean({ default: false, description: "llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here" }),
 };
 
 export const GenerationOptionsSchema = Type.Object({ ...ContractOptionFields, ...ExtensionOptionFields });

@@ -3,31 +3,32 @@ import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
-import { errors, jobMessages, messages } from '../errors.ts';
+import { errors, messages, priceMessages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { cachedAnswer } from '../http/cached-answer.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
-import { fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable } from '../http/schemas.ts';
-import { parsePathFilters } from '../job-input/url-filters.ts';
-import { parseTargetUrl, TargetUrl } from '../job-input/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { GuardOptions } from '../crawl/index.ts';
-import { cancelGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
-import { ContractOptionFields, ExtensionOptionFields, FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes } from './options.ts';
+import { cancelGeneration, estimateGeneration, getGenerationJob, type GenerationJob } from './generation.ts';
+import { JobStageFields } from './job-progress.ts';
+import { FileSizesView, GenerationOptionsView } from './options.ts';
+import { pagesPerCredit, renderingCost } from './pricing.ts';
+import { hasAiProvider } from './describer.ts';
+import { jobView, readStartBody, StartBody, startGenerationFor } from './start-request.ts';
 
-const OptionsSchema = Type.Object(
-  {
-    ...ContractOptionFields,
-    cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
-    ...ExtensionOptionFields,
-  },
-  { additionalProperties: false, default: {} },
-);
-
-const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
+const EstimateView = Type.Object({
+  credits: Type.Integer({ description: 'What the start would reserve now (0 when a recent identical generation would answer it)' }),
+  generationMethod: Type.String({ description: 'The method that would run, `simple` or `enhanced`: `simple` when `enhanced` is asked for without an AI provider' }),
+  maxUrls: Type.Integer({ description: 'The most pages the job lists' }),
+  pagesPerCredit: Type.Integer({ description: 'Pages a credit pays for with that method' }),
+  refundRule: Type.String({ description: 'What comes back when the job lists fewer pages' }),
+  renderingCredits: Type.Integer({ description: "The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back" }),
+  fromCache: Type.Boolean({ description: 'A recent identical generation (younger than cacheAge) would answer the start' }),
+  message: Nullable(Type.String({ description: 'Why the method that would run differs from the one asked for' })),
+});
 
 const JobView = Type.Object({
   id: Type.String(),
@@ -41,6 +42,10 @@ const JobView = Type.Object({
   fullTextUrl: Nullable(Type.String()),
   error: Nullable(Type.String()),
   message: Nullable(Type.String()),
+  ...JobStageFields,
+  pagesGenerated: Nullable(Type.Integer({ description: 'Pages llms.txt lists, once completed' })),
+  pagesLeftOut: Nullable(Type.Integer({ description: 'Pages llms-full.txt left out to stay within maxTokens, once completed with a budget' })),
+  creditsUsed: Type.Integer({ description: 'Credits this job costs so far: its reservation while unfinished, less what came back once finished' }),
   createdAt: IsoDate,
   completedAt: Nullable(IsoDate),
 });
@@ -56,33 +61,12 @@ const StartView = Type.Object({
   creditsUsed: Type.Integer(),
 });
 
-/** A job's file URLs exist only once it has completed (the contract's state rules). */
-function jobView(publicUrl: string, job: GenerationJob) {
-  const options = readGenerationOptions(job.options);
-  const completed = job.status === 'completed';
-  const urls = fileUrls(publicUrl, job.siteId);
-  return {
-    id: job.id,
-    siteId: job.siteId,
-    status: job.status,
-    progress: completed ? 100 : job.progress,
-    url: job.url,
-    options,
-    files: completed ? fileSizesView(job.fileSizes as FileSizes | null) : null,
-    fileUrl: completed ? urls.fileUrl : null,
-    fullTextUrl: completed && options.showFullText ? urls.fullTextUrl : null,
-    error: job.status === 'failed' ? job.error : null,
-    message: job.message,
-    createdAt: job.createdAt.toISOString(),
-    completedAt: job.completedAt?.toISOString() ?? null,
-  };
-}
-
 export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions; jobReads: ReadCache<GenerationJob> }> = async (
   app,
   deps,
 ) => {
   const { db, config, jobReads } = deps;
+  const generation = { ...deps, aiConfigured: hasAiProvider(config.llm) };
   const sendJob = cachedAnswer((job: GenerationJob) => jobView(config.publicUrl, job));
 
   app.post(
@@ -93,28 +77,42 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       schema: {
         tags: ['Generation'],
         summary: 'Generate llms.txt (and llms-full.txt) for a website; costs credits',
-        description: 'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.',
+        description:
+          'Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.',
         body: StartBody,
         headers: IdempotencyHeaders,
         response: { 200: StartView, ...errorAnswers(402, 409, 422) },
       },
     },
+    async (request) => startGenerationFor(generation, callerOf(request).accountId, request.body),
+  );
+
+  app.post(
+    '/generate/estimate',
+    {
+      bodyLimit: BODY_LIMITS.jobOptions,
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Generation'],
+        summary: 'What POST /generate with this body would cost and run; charges nothing, creates nothing',
+        description: 'Takes the body of POST /generate and answers with its errors; `credits` is what that start would reserve now.',
+        body: StartBody,
+        response: { 200: EstimateView, ...errorAnswers(422) },
+      },
+    },
     async (request) => {
-      const { body } = request;
-      const { cacheAge, ...options } = body.options;
-      const url = parseTargetUrl(body.url);
-      if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
-      const { job, creditsUsed, fromCache } = await startGeneration(deps, callerOf(request).accountId, url, { ...options, ...parsePathFilters(options) }, cacheAge);
-      const view = jobView(config.publicUrl, job);
+      const { url, options, cacheAge } = readStartBody(request.body, config);
+      const estimate = await estimateGeneration(generation, callerOf(request).accountId, url, options, cacheAge);
+      const method = estimate.options.generationMethod;
       return {
-        jobId: job.id,
-        status: fromCache ? 'completed' : 'queued',
-        progress: view.progress,
-        message: fromCache ? jobMessages.fromCache : jobMessages.queued,
-        fileUrl: view.fileUrl,
-        fullTextUrl: view.fullTextUrl,
-        siteId: job.siteId,
-        creditsUsed,
+        credits: estimate.credits,
+        generationMethod: method,
+        maxUrls: estimate.options.maxUrls,
+        pagesPerCredit: pagesPerCredit(method),
+        refundRule: priceMessages.refundRule(pagesPerCredit(method)),
+        renderingCredits: estimate.fromCache || estimate.options.render === 'never' ? 0 : renderingCost(estimate.options.maxUrls),
+        fromCache: estimate.fromCache,
+        message: estimate.withoutAi ? priceMessages.estimateWithoutAi : null,
       };
     },
   );
@@ -143,7 +141,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       },
     },
     async (request) => {
-      const job = await cancelGeneration(deps, callerOf(request).accountId, request.params.jobId);
+      const job = await cancelGeneration(generation, callerOf(request).accountId, request.params.jobId);
       return { success: true, message: messages.generationCanceled, job: jobView(config.publicUrl, job) };
     },
   );

@@ -16,9 +16,14 @@ export type SiteFileKind = 'llms' | 'full' | 'previous-llms' | 'previous-full';
 /** Characters per part; migration 0011 cut the files stored before it the same way. */
 export const FILE_PART_CHARS = 131_072;
 
+/** A strong ETag naming a text by its content. */
+export function contentEtag(content: string): string {
+  return `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+}
+
 /** Stores a file, replacing the one of the same kind; within the caller's transaction. */
 export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize): Promise<void> {
-  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+  const etag = contentEtag(content);
   await tx
     .insert(siteFiles)
     .values({ siteId, kind, etag, ...size })

@@ -1,13 +1,13 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
 import { and, asc, desc, eq, inArray } from '../db/orm.ts';
 import pLimit from 'p-limit';
-import { createFetcher, resolveLimits, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
+import { createFetcher, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
-import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
+import { accounts, generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import type { FileSizes } from '../generation/options.ts';
 import { errors } from '../errors.ts';
-import { extractPage } from '../llms-txt/index.ts';
+import { readPageLive } from './live-page.ts';
 
 export type Site = typeof sites.$inferSelect;
 export const SITE_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -56,6 +56,28 @@ export async function filesBySite(db: Database, siteIds: string[]): Promise<Map<
     if (kind === 'llms') site.sizes.llmsTxt = size;
   }
   return files;
+}
+
+export interface LastFailure {
+  jobId: string;
+  message: string;
+  at: Date;
+}
+
+/** Why each failed site failed: the error of its latest job (a site's status is its latest job's, see site-status.ts). */
+export async function lastFailures(db: Database, candidates: readonly Site[]): Promise<Map<string, LastFailure>> {
+  const ids = candidates.filter((site) => site.status === 'failed').map((site) => site.id);
+  if (ids.length === 0) return new Map();
+  const latest = await db
+    .selectDistinctOn([generationJobs.siteId], { siteId: generationJobs.siteId, jobId: generationJobs.id, status: generationJobs.status, error: generationJobs.error, at: generationJobs.completedAt })
+    .from(generationJobs)
+    .where(inArray(generationJobs.siteId, ids))
+    .orderBy(generationJobs.siteId, desc(generationJobs.createdAt), desc(generationJobs.id));
+  return new Map(
+    latest
+      .filter((job) => job.status === 'failed')
+      .map((job) => [job.siteId, { jobId: job.jobId, message: job.error ?? '', at: job.at ?? new Date(0) }]),
+  );
 }
 
 export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: PageRequest & { status?: string }) {
@@ -123,17 +145,11 @@ async function refetchMarkdown(
   if (pages.length === 0) return;
   const fetcher = createFetcher({ ...crawl });
   const refresh = async (page: (typeof pages)[number]) => {
-    try {
-      const { robots } = await robotsCache.rulesFor(page.url, fetcher);
-      if (!robots.isAllowed(page.url)) return;
-      fetcher.pace(Math.max(resolveLimits(crawl.limits).delayMs, robots.crawlDelayMs));
-      const response = await fetcher.fetch(page.url);
-      if (response.status !== 200) return;
-      page.markdown = extractPage(response.text(), page.url).markdown;
-      await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
-    } catch {
-      // A page that cannot be fetched now keeps its stored markdown.
-    }
+    const read = await readPageLive({ crawl, robots: robotsCache }, fetcher, page.url);
+    // A page that cannot be fetched now (or robots.txt disallows) keeps its stored markdown.
+    if (!('markdown' in read)) return;
+    page.markdown = read.markdown;
+    await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
   };
   try {
     await pLimit(FRESH_FETCH_CONCURRENCY).map(pages, refresh);
