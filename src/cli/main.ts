@@ -3,6 +3,7 @@
  * project pins. Results go to stdout (`--json` for scripts), progress and errors to stderr; the
  * exit code says what happened (errors.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
@@ -10,8 +11,6 @@ import { describeReport, lint } from './lint.ts';
 import { Progress } from './progress.ts';
 import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
-// Inlined by the CLI package's bundle (scripts/pack-cli.ts), read from the repository otherwise.
-import packageJson from '../../package.json' with { type: 'json' };
 import { RENDER_MODES, type RenderMode } from '../crawl/index.ts';
 
 const HELP = `Usage:
@@ -68,7 +67,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     const { values, positionals } = parseCommandLine(argv);
     json = values.json;
     if (values.version) {
-      console.log(`llmstxt ${packageJson.version}`);
+      console.log(`llmstxt ${packageVersion()}`);
       return EXIT.ok;
     }
     if (values.help || positionals.length === 0) {
@@ -145,6 +144,15 @@ function maxTokens(raw: string | undefined, full: boolean): number | null {
   return value;
 }
 
+
+/** package.json beside the bundle's folder in the CLI's package (scripts/pack-cli.ts), two folders up in the repository. */
+function packageVersion(): string {
+  for (const path of ['../package.json', '../../package.json']) {
+    const file = new URL(path, import.meta.url);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version;
+  }
+  throw new Error('package.json not found');
+}
 
 function method(raw: string): 'simple' | 'enhanced' {
   if (raw !== 'simple' && raw !== 'enhanced') throw new CliError(EXIT.usage, `--method must be simple or enhanced, not ${raw}`);

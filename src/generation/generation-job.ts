@@ -14,7 +14,7 @@ import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
-import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/hosted-markdown.ts';
+import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/markdown-paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions } from './options.ts';
 import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
@@ -77,10 +77,11 @@ const band = (from: number, to: number, done: number, total: number) => Math.flo
 
 const BANDS: Record<JobPhase, [number, number]> = { discovering: [0, 30], fetching: [30, 70], describing: [70, 95], writing: [95, 95] };
 
-/** A report of the phase's counts, with the percentage its band gives. */
+/** A report of the phase's counts, with the percentage its band gives; writing has no counts. */
 function report(phase: JobPhase, done: number, total: number): JobProgress {
   const [from, to] = BANDS[phase];
-  return { percent: band(from, to, done, total), stage: { phase, done, total } };
+  const counts = phase === 'writing' ? { done: null, total: null } : { done, total };
+  return { percent: band(from, to, done, total), stage: { phase, ...counts } };
 }
 
 export function generationJobKind(deps: GenerationJobDeps): JobKind {

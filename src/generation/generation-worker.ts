@@ -2,7 +2,7 @@
 // the files leave as one; the model describer and the page pool are asked through the parent.
 import { parentPort } from 'node:worker_threads';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
-import { hostedMarkdownUrl } from '../sites/hosted-markdown.ts';
+import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, PageForThread, ToThread } from './generation-thread.ts';
 
 const parent = parentPort!;
