@@ -147,10 +147,9 @@ async function refetchMarkdown(
   const refresh = async (page: (typeof pages)[number]) => {
     const read = await readPageLive({ crawl, robots: robotsCache }, fetcher, page.url);
     // A page that cannot be fetched now (or robots.txt disallows) keeps its stored markdown.
-    if ('markdown' in read) {
-      page.markdown = read.markdown;
-      await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
-    }
+    if (!('markdown' in read)) return;
+    page.markdown = read.markdown;
+    await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
   };
   try {
     await pLimit(FRESH_FETCH_CONCURRENCY).map(pages, refresh);

@@ -10,23 +10,16 @@
  */
 import type { Server } from 'node:http';
 import { and, desc, eq, sql } from '../../db/orm.ts';
-import type { Clock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/database.ts';
 import { localPayEvents, localPayObjects } from '../../db/schema.ts';
 import { findPlan, planName, priceFor, type BillingCycle } from '../../plans/plans.ts';
 import { PaymentProviderError, type CheckoutSessionInput } from '../provider.ts';
-import { LocalEventDelivery } from './event-delivery.ts';
+import { LocalEventDelivery, type LocalEventDeliveryDeps } from './event-delivery.ts';
 import { addInterval, insert, lock, newId, newInvoice, newSubscription, recordEvent, save, unix, type LocalObject } from './objects.ts';
 
 export type { LocalObject };
 
-export interface LocalStripeDeps {
-  db: Database;
-  config: Pick<Config, 'publicUrl' | 'stripeWebhookSecret'>;
-  clock: Clock;
-  log?: { warn(obj: object, msg: string): void };
-}
+/** The emulator needs what its event delivery needs: the database, a clock, where the service listens. */
+export type LocalStripeDeps = LocalEventDeliveryDeps;
 
 /** The emulated Stripe account: its API calls, the hosted pages' actions, and event delivery. */
 export class LocalStripe {

@@ -7,20 +7,29 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { asc, eq, inArray } from '../../db/orm.ts';
 import { localPayEvents, localPaySettings } from '../../db/schema.ts';
-import type { LocalStripeDeps } from './emulator.ts';
+import type { Clock } from '../../clock.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
 
 const DELIVERY_ATTEMPTS = 3;
 const DELIVERY_TIMEOUT_MS = 10_000;
 const WEBHOOK_SECRET_KEY = 'webhook_secret';
+
+export interface LocalEventDeliveryDeps {
+  db: Database;
+  config: Pick<Config, 'publicUrl' | 'stripeWebhookSecret'>;
+  clock: Clock;
+  log?: { warn(obj: object, msg: string): void };
+}
 
 export class LocalEventDelivery {
   private server: Server | null = null;
   private webhookPath = '/api/v1/webhooks/stripe';
   private secret: Promise<string> | null = null;
 
-  private readonly deps: LocalStripeDeps;
+  private readonly deps: LocalEventDeliveryDeps;
 
-  constructor(deps: LocalStripeDeps) {
+  constructor(deps: LocalEventDeliveryDeps) {
     this.deps = deps;
   }
 
