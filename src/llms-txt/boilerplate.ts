@@ -43,6 +43,15 @@ export function isFillerText(text: string): boolean {
   return found.size >= 2;
 }
 
+/**
+ * A page of placeholder text only (a theme's demo page, a stub): every paragraph it has is filler
+ * and so is its meta description, if any. It has nothing to list.
+ */
+export function isPlaceholderPage(page: { paragraphs: readonly string[]; metaDescription: string | null }): boolean {
+  const texts = [...page.paragraphs, ...(page.metaDescription ? [page.metaDescription] : [])];
+  return texts.length > 0 && texts.every(isFillerText);
+}
+
 /** Shorter descriptions than this carry too little to describe a page. */
 export const MIN_DESCRIPTION_CHARS = 20;
 
