@@ -44,6 +44,15 @@ export function isFillerText(text: string): boolean {
 }
 
 /**
+ * A page of placeholder text only (a theme's demo page, a stub): every paragraph it has is filler
+ * and so is its meta description, if any. It has nothing to list.
+ */
+export function isPlaceholderPage(page: { paragraphs: readonly string[]; metaDescription: string | null }): boolean {
+  const texts = [...page.paragraphs, ...(page.metaDescription ? [page.metaDescription] : [])];
+  return texts.length > 0 && texts.every(isFillerText);
+}
+
+/**
  * True when a description is missing, too short, repeats the title, is a known placeholder
  * ("Welcome to our website", "Default description", lorem ipsum), or has hardly any words.
  */

@@ -188,3 +188,38 @@ describe('distinctDescriptions', () => {
     assert.deepEqual(distinctDescriptions([twin, twin], () => () => false).map(({ text }) => text), [opening, opening]);
   });
 });
+
+describe('a meta description cut from the content', () => {
+  const signals = (metaDescription: string, headings: string[], paragraph: string) => ({
+    title: 'Getting started',
+    purposeLine: null,
+    metaDescription,
+    paragraphs: [paragraph],
+    childTitles: [],
+    headings,
+    terms: [],
+    h1: 'Getting started',
+    linkTexts: [],
+  });
+
+  it('gives way to the first paragraph when it runs through the page headings', () => {
+    const excerpt = 'Getting started # Install the tool # Download the archive for your system and unpack it. Run the setup # The setup asks two questions.';
+    const page = signals(excerpt, ['Install the tool', 'Run the setup'], 'Download the archive for your system and unpack it.');
+    assert.equal(describePage(page, () => false), 'Download the archive for your system and unpack it.');
+  });
+
+  it('gives way when it opens with a heading run on into the text below it', () => {
+    const page = signals('Install the tool # Download the archive for your system and unpack it.', ['Install the tool'], 'Download the archive for your system and unpack it first.');
+    assert.equal(describePage(page, () => false), 'Download the archive for your system and unpack it first.');
+    const oneWord = signals('Introduction # This tutorial shows how to build a shelf.', ['Introduction'], 'This tutorial shows how to build a shelf of widgets.');
+    assert.equal(describePage(oneWord, () => false), 'This tutorial shows how to build a shelf of widgets.');
+    const authored = signals('Getting started with Acme takes five minutes.', ['Getting started'], 'Download the archive.');
+    assert.equal(describePage(authored, () => false), 'Getting started with Acme takes five minutes.');
+  });
+
+  it('stays when it names words of the headings, as an author’s description does', () => {
+    const meta = 'Installation instructions on Linux, Windows and macOS.';
+    const page = signals(meta, ['Linux', 'Windows', 'macOS'], 'Download the archive for your system and unpack it.');
+    assert.equal(describePage(page, () => false), meta);
+  });
+});

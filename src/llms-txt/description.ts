@@ -57,7 +57,7 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const purpose = usable(statedPurpose);
   if (purpose) return ruled('purpose-line', shorten(capitalize(purpose)));
   const meta = usable(signals.metaDescription);
-  if (meta) return ruled('meta-description', shorten(meta));
+  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings])) return ruled('meta-description', shorten(meta));
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
@@ -100,6 +100,34 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   );
   return ruled(links ? 'link-texts' : 'none', links);
 }
+
+/** Headings of at least this many words, two of them in a text, make it the page's content flattened. */
+const EXCERPT_HEADING_WORDS = 2;
+
+/**
+ * Whether a text runs through two or more of the page's headings (of two words or more), or opens
+ * with one run on into the text below it: a meta description a generator cut from the page's
+ * content, headings and permalink signs included ("Acerbo datus maxime # Astris ipse furtiva # Est
+ * in…"), where an author's names one heading at most and goes on from it as a sentence.
+ */
+export function isContentExcerpt(text: string, headings: ReadonlyArray<string | null | undefined>): boolean {
+  const key = compactKey(text);
+  const named = headings.filter((heading): heading is string => Boolean(heading) && wordCount(heading!) >= EXCERPT_HEADING_WORDS);
+  let found = 0;
+  for (const heading of new Set(named.map(compactKey))) if (heading !== '' && key.includes(heading) && ++found >= 2) return true;
+  // Or it opens with one run on into the text below it, "Move static content # Jekyll has a rule…",
+  // with its permalink sign when the heading is one word: "Introduction # This tutorial shows…".
+  return headings.some((heading) => {
+    const clean = normalizeWhitespace(heading?.replace(/\s#$/, ''));
+    if (clean === '' || !text.startsWith(clean)) return false;
+    const rest = text.slice(clean.length);
+    return SIGN_RUNS_ON.test(rest) || (wordCount(clean) >= EXCERPT_HEADING_WORDS && RUNS_ON.test(rest));
+  });
+}
+
+/** What follows a heading run into its text: a permalink sign or nothing, then a capital. */
+const RUNS_ON = /^\s+(?:[#¶§]\s+)?\p{Lu}/u;
+const SIGN_RUNS_ON = /^\s+[#¶§]\s+\p{Lu}/u;
 
 /**
  * Each page's description, no two alike where a page has another to give: of pages that would

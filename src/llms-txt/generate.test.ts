@@ -322,6 +322,24 @@ describe('generateLlmsTxt', () => {
     assert.doesNotMatch(result.llmsTxt, /Covers About/);
   });
 
+  test('archives (by tag, author, date, page two on) and pages of placeholder text are not listed', async () => {
+    const post = (path: string, title: string, text: string) => manualPage(path, title, `<p>${text}</p>`);
+    const archive = (path: string, title: string) => manualPage(path, title, '<ul><li><a href="/blog/launch">Launch</a><p>We launched the widget shelf today.</p></li></ul>');
+    const pages = [
+      manualPage('', 'Acme', '<p>Acme widgets snap together into shelves.</p><ul><li><a href="/blog/">Blog</a></li><li><a href="/docs/install">Install</a></li><li><a href="/docs/demo">Demo</a></li></ul>'),
+      post('blog/', 'Blog', 'News about Acme widgets, every month.'),
+      post('blog/launch', 'Launch', 'We launched the widget shelf today.'),
+      post('docs/install', 'Install', 'Install the Acme CLI with one command.'),
+      post('docs/demo', 'Demo', 'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.'),
+      archive('blog/tags/news/', 'Posts tagged news'),
+      archive('blog/authors/jane/', 'Jane Doe'),
+      archive('blog/2024/05/', 'May 2024'),
+      archive('blog/page/2/', 'Blog, page 2'),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(result.pages.map((page) => page.url).sort(), ['https://acme.dev/', 'https://acme.dev/blog/', 'https://acme.dev/blog/launch', 'https://acme.dev/docs/install']);
+  });
+
   test('enhanced without a provider: key sentences from the built-in describer', async () => {
     const result = await generateLlmsTxt(SITE, { siteUrl: 'https://acme.dev/', method: 'enhanced' });
     assert.equal(result.llmsFullTxt, null);

@@ -19,7 +19,7 @@
 // The summary comes before the descriptions: a page whose text is the summary is described by its
 // other signals. Thresholds the rules share are in tuning.ts.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { findRepeatedDescriptions } from './boilerplate.ts';
+import { findRepeatedDescriptions, isPlaceholderPage } from './boilerplate.ts';
 import { findTemplatedTexts } from './templates.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
@@ -30,13 +30,13 @@ import type { ExtractedPage, ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
-import { findSecondaryPages } from './secondary.ts';
-import { olderVersionPages } from './sections.ts';
+import { findExcerptListings, findSecondaryPages } from './secondary.ts';
+import { isArchivePage, olderVersionPages } from './sections.ts';
 import { inLanguageOf, isEnglish, languageOf } from './language.ts';
 import { inferSite, refineTitles } from './site.ts';
 import { pageText, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey } from './text.ts';
-import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
+import { buildSiteMap, choosePages, isOptional, pageKey, type MapNode, type SiteMap } from './site-map.ts';
 import type { DescribedPage, GenerationMethod, OwnMarkdown, PageInput, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
@@ -131,16 +131,19 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const homeKey = pageKey(options.siteUrl);
   const home = arrived.find((c) => pageKey(c.outline.url) === homeKey || c.aliases.some((alias) => pageKey(alias) === homeKey)) ?? arrived[0];
   const inLanguage = inLanguageOf(home, arrived);
-  // An older version's pages repeat the current ones: only its entry page is worth listing (in Optional).
+  // An older version's pages repeat the current ones (its entry page the home page, under the
+  // same title, with the same text), an archive (by tag, author or date) lists pages listed
+  // anyway, and a page of placeholder text says nothing: none of them is a page to list.
   const olderVersions = olderVersionPages(inLanguage.map((candidate) => candidate.outline.url));
-  const candidates = inLanguage.filter((candidate) => olderVersions.get(candidate.outline.url) !== false);
+  const listable = ({ outline }: Candidate) => !olderVersions.has(outline.url) && !isArchivePage(outline.url) && !isPlaceholderPage(outline);
+  const candidates = inLanguage.filter((candidate) => candidate === home || listable(candidate));
   // 4: navigation tree.
   const outlines = candidates.map((candidate) => candidate.outline);
   const secondary = findSecondaryPages(outlines, home?.outline);
-  for (const [url, entry] of olderVersions) if (entry) secondary.add(url);
+  const listings = new Set(findExcerptListings(outlines).filter((url) => url !== home?.outline.url));
   const map = buildSiteMap(
     home?.outline.url ?? options.siteUrl,
-    candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), priority: page.priority })),
+    candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), listing: listings.has(outline.url), priority: page.priority })),
   );
   // 5: choose, then the DOM pass over the chosen pages.
   const chosen = choosePages(map, maxPages);
@@ -210,7 +213,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     contentHash: byUrl.get(node.url)?.contentHash,
     ...markdownOf(node.url, markdown),
     lastModified: candidatesLastModified(byUrl, node.url),
-    optional: node.secondary,
+    optional: isOptional(node),
     source: 'metadata',
     trace: { title: node === map.home ? 'title.site-name' : titleRule, description: descriptions[index].rule, section: '' },
   }));
@@ -246,12 +249,13 @@ function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): str
  */
 function placeInSections(map: SiteMap, chosen: readonly MapNode[], pages: DescribedPage[]): DescribedPage[] {
   const pageOf = new Map(chosen.map((node, index) => [node, pages[index]]));
-  const sections = sectionsFromMap(map, chosen.filter((node) => !node.secondary));
+  const placed = sectionsFromMap(map, chosen.filter((node) => !isOptional(node)));
+  for (const node of placed?.overflow ?? []) pageOf.get(node)!.optional = true;
   for (const page of pages) page.trace!.section = page.optional ? 'section.optional' : 'section.url-folder';
   // Without the site's own parts, sections come from URL folders (render), each in reading order.
-  if (!sections) return [...chosen].sort((a, b) => a.order - b.order).map((node) => pageOf.get(node)!);
+  if (!placed) return [...chosen].sort((a, b) => a.order - b.order).map((node) => pageOf.get(node)!);
   const ordered: DescribedPage[] = [];
-  for (const section of sections) {
+  for (const section of placed.sections) {
     for (const node of section.nodes) {
       const page = pageOf.get(node)!;
       page.section = section.name;

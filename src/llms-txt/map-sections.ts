@@ -6,7 +6,7 @@
 // the caller then falls back to URL folders.
 import type { PageLink } from './page-facts.ts';
 import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
-import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
+import { importance, linkedNode, sharedFolders, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
 import { MAX_SECTIONS, MIN_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
 
@@ -32,15 +32,21 @@ interface Part {
 
 const OVERVIEW = 'Overview';
 
+export interface SiteSections {
+  sections: MapSection[];
+  /** Pages moved to Optional: the least cited of a part that would hold more than 40% of the links (see trimOversized). */
+  overflow: MapNode[];
+}
+
 /** Sections for the chosen primary (non-secondary) pages, in the site's reading order. */
-export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
+export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): SiteSections | null {
   const home = map.home;
   if (!home) return null;
   const tree = siteNavigation(home, map, chosen);
   const navigation = tree?.navigation ?? null;
   const grouped = usesGroups(home, chosen);
   const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped)]));
-  const placedBeside = placeWithFolder(paths, chosen);
+  const placedBeside = navigation ? placeUnderFolderEntries(paths, chosen, home, navigation, map) : placeWithFolder(paths, chosen);
   const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
   const parts: Part[] = [];
   for (const node of chosen) {
@@ -71,7 +77,49 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
   const byFirstPage = (a: MapSection, b: MapSection) => inReadingOrder(a.nodes[0], b.nodes[0]);
   const [first, ...rest] = sections;
   const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
-  return capSections(ordered);
+  const capped = capSections(ordered);
+  const isEntry = navigation ? (node: MapNode) => node === home || navigation.has(node.key) : (node: MapNode) => node === home || node.via === home;
+  const overflow = trimOversized(capped, isEntry);
+  return { sections: capped.filter((section) => section.nodes.length > 0), overflow };
+}
+
+/**
+ * Pages in the order they are kept: the most important of each group their index lists them in
+ * (a reference index's "Interfaces", "Type Aliases", "Functions"), then the second of each, and so
+ * on; a part trimmed from the end keeps its breadth.
+ */
+function inBreadth(nodes: readonly MapNode[]): MapNode[] {
+  const groups = new Map<string, MapNode[]>();
+  for (const node of [...nodes].sort((a, b) => importance(a) - importance(b) || a.order - b.order)) {
+    const group = `${node.via?.key ?? ''}\n${node.viaLink?.group ?? ''}`;
+    groups.set(group, [...(groups.get(group) ?? []), node]);
+  }
+  const kept: MapNode[] = [];
+  for (let rank = 0; kept.length < nodes.length; rank++) for (const members of groups.values()) if (members[rank]) kept.push(members[rank]);
+  return kept;
+}
+
+/**
+ * A part that would hold more than 40% of the links (a reference's hundred symbol pages beside a
+ * guide of twenty) keeps its navigation entries and the most cited pages of each group its index
+ * lists: the others below the navigation go to Optional until it holds 40%.
+ */
+function trimOversized(sections: MapSection[], isEntry: (node: MapNode) => boolean): MapNode[] {
+  const overflow: MapNode[] = [];
+  let total = sections.reduce((sum, section) => sum + section.nodes.length, 0);
+  for (;;) {
+    const largest = sections.reduce<MapSection | null>((best, section) => (!best || section.nodes.length > best.nodes.length ? section : best), null);
+    if (!largest || largest.nodes.length <= MAX_SHARE * total) return overflow;
+    const leastCited = inBreadth(largest.nodes.filter((node) => !isEntry(node))).reverse();
+    if (leastCited.length === 0) return overflow;
+    for (const node of leastCited) {
+      if (largest.nodes.length <= MAX_SHARE * total) break;
+      largest.nodes.splice(largest.nodes.indexOf(node), 1);
+      overflow.push(node);
+      total--;
+    }
+    if (largest.nodes.length > MAX_SHARE * total) return overflow;
+  }
 }
 
 /**
@@ -108,6 +156,42 @@ function navigationPath(node: MapNode, home: MapNode, navigation: Navigation): L
   const labels = names.map((name, index) => ({ id: `nav:${names.slice(0, index + 1).join('\n').toLowerCase()}`, name }));
   for (const below of chain) labels.push({ id: `page:${below.key}`, name: below.viaLink?.text ?? below.outline.h1 ?? '' });
   return labels;
+}
+
+/**
+ * A page the navigation does not list belongs under the entry its path reaches it from, unless the
+ * entries of another part sit deeper in its URL's folders: an API page a guide page links to
+ * (`/api/testing/interfaces/Options.html`, reached from `/cookbook/testing.html`) goes with the
+ * API's entries (`/api/testing/`). Returns each page so placed, with that entry.
+ */
+function placeUnderFolderEntries(paths: Map<MapNode, Label[]>, chosen: readonly MapNode[], home: MapNode, navigation: Navigation, map: SiteMap): Map<MapNode, MapNode> {
+  // Each folder, with the first entry (in the navigation's order) at or below it.
+  const entryIn = new Map<string, MapNode>();
+  for (const [key] of [...navigation].sort((a, b) => a[1].order - b[1].order)) {
+    const entry = map.byKey.get(key);
+    if (entry) for (const folder of foldersOf(entry)) if (!entryIn.has(folder)) entryIn.set(folder, entry);
+  }
+  const placed = new Map<MapNode, MapNode>();
+  for (const node of chosen) {
+    if (node === home || navigation.has(node.key)) continue;
+    let reached: MapNode | null = node.via;
+    while (reached && reached !== home && !navigation.has(reached.key)) reached = reached.via;
+    const reachedShares = reached && reached !== home ? sharedFolders(reached, node) : 0;
+    const folders = foldersOf(node);
+    const deepest = folders.findIndex((folder) => entryIn.has(folder));
+    if (deepest < 0 || folders.length - deepest <= reachedShares) continue;
+    const entry = entryIn.get(folders[deepest])!;
+    paths.set(node, [...navigationPath(entry, home, navigation), { id: `page:${node.key}`, name: node.viaLink?.text ?? node.outline.h1 ?? '' }]);
+    placed.set(node, entry);
+  }
+  return placed;
+}
+
+/** A page's folders, deepest first: `/api/a/b.html` → `/api/a/`, `/api/`; a folder's own page is in it. */
+function foldersOf(node: MapNode): string[] {
+  const path = node.key.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/[?#].*$/, '');
+  const segments = path.split('/').slice(1, -1);
+  return segments.map((_, index) => `/${segments.slice(0, segments.length - index).join('/')}/`);
 }
 
 /** Pages in the navigation's order; a page reached from an entry right after it, in the map's order. */

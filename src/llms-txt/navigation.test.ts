@@ -171,10 +171,12 @@ describe('sections from the navigation the pages repeat', () => {
       ['Overview', ['Acme']],
       ['User Guide', userGuide.map((entry) => entry.title)],
       ['Command line', [commands, ...subcommands].map((entry) => entry.title)],
-      ['Reference Guide', [format, ...formatPages, ...plain].map((entry) => entry.title)],
+      ['Reference Guide', [format, ...formatPages, plain[0]].map((entry) => entry.title)],
+      // A list of the people behind the project is secondary, wherever the sidebar puts it.
+      ['Optional', [plain[1].title]],
     ]);
   });
-  test("an older version's pages, repeating the current pages' paths under its number, are not chosen over them: only its entry page is listed, in Optional", async () => {
+  test("an older version's pages, repeating the current pages' paths under its number, are not chosen over them, nor listed: its entry page repeats the home page", async () => {
     const groups: Array<[string, SidebarPage[]]> = ['Guide', 'Commands', 'Settings'].map((caption) => [
       caption,
       [1, 2, 3].map((n) => ({ path: `/${caption.toLowerCase()}/${n}/`, title: `${caption} ${n}`, text: `Part ${n} of the ${caption.toLowerCase()} explains one more thing in full.` })),
@@ -198,7 +200,7 @@ describe('sections from the navigation the pages repeat', () => {
     const file = parseLlmsTxt(result.llmsTxt);
     const listed = (section: string) => file.sections.filter((each) => (section === 'Optional') === (each.name === 'Optional')).flatMap((each) => each.links.map((link) => new URL(link.url).pathname));
     assert.deepEqual(listed('main').sort(), ['/', ...current.map((page) => page.path)].sort());
-    assert.deepEqual(listed('Optional').sort(), versions.map((version) => `/${version}/`));
+    assert.deepEqual(listed('Optional'), []);
   });
   test("where no link block repeats, a page whose content lists most of the site's pages (a sitemap page) is the tree: each of its entries a section", async () => {
     const page = (path: string, title: string): SidebarPage => ({ path, title, text: `The ${title.toLowerCase()} page explains one part of Acme in full detail.` });
@@ -229,9 +231,38 @@ describe('sections from the navigation the pages repeat', () => {
     assert.deepEqual(sectionsOf(result.llmsTxt).filter(([name]) => name !== 'Optional'), [
       ['Overview', ['Acme']],
       ...singles.map((entry): [string, string[]] => [entry.title, [entry.title]]),
-      ['Extensions', [extensions, ...builtIn].map((entry) => entry.title)],
+      ['Extensions', [extensions.title]],
+      // An item of text alone over a nested list captions it: those entries are a part of their own.
+      ['Built-in extensions', builtIn.map((entry) => entry.title)],
       ...after.map((entry): [string, string[]] => [entry.title, [entry.title]]),
     ]);
+  });
+});
+
+describe('a part that would swamp the file', () => {
+  test('keeps its navigation entries and most cited pages; its least cited pages below the navigation go to Optional', async () => {
+    const guide = ['Install', 'Plans', 'Racks', 'Loads', 'Checks'].map((title): SidebarPage => ({ path: `/guide/${title.toLowerCase()}.html`, title, text: `${title} are one part of working with Acme, explained in full.` }));
+    const symbols = Array.from({ length: 20 }, (_, i): SidebarPage => ({ path: `/api/symbol-${i}.html`, title: `symbol${i}()`, text: `The symbol${i} function does one thing of its own for shelves.` }));
+    const apiIndex: SidebarPage = { path: '/api/index.html', title: 'API', text: 'Every function of the Acme library, one page each.' };
+    const sidebar = () =>
+      `<h2>Guide</h2><ul>${guide.map((page) => `<li><a href="${page.path}">${page.title}</a></li>`).join('')}</ul>` +
+      `<h2>Reference</h2><ul><li><a href="${apiIndex.path}">${apiIndex.title}</a></li></ul>`;
+    // The guide cites the first three symbols on every page; the API index lists all of them.
+    const cite = symbols.slice(0, 3).map((symbol) => ` See <a href="${symbol.path}">${symbol.title}</a>.`).join('');
+    const pages: PageInput[] = [
+      { url: 'https://acme.dev/', html: `<html lang="en"><head><title>Acme</title></head><body><aside><nav>${sidebar()}</nav></aside><main><h1>Acme</h1><p>Acme builds shelves from plans.</p></main></body></html>` },
+      ...guide.map((page) => withSidebar({ ...page, text: page.text + cite }, sidebar)),
+      withSidebar({ ...apiIndex, text: `${apiIndex.text}</p><ul>${symbols.map((symbol) => `<li><a href="${symbol.path}">${symbol.title}</a></li>`).join('')}</ul><p>` }, sidebar),
+      ...symbols.map((symbol) => withSidebar(symbol, sidebar)),
+    ];
+    const file = parseLlmsTxt((await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' })).llmsTxt);
+    const reference = file.sections.find((section) => section.name === 'Reference')!.links.map((link) => link.title);
+    const primary = file.sections.filter((section) => section.name !== 'Optional').flatMap((section) => section.links).length;
+    assert.ok(reference.length <= 0.4 * primary, `${reference.length} of ${primary}`);
+    assert.deepEqual(reference.slice(0, 4), ['API', 'symbol0()', 'symbol1()', 'symbol2()'], 'the entry and the cited symbols stay');
+    const optional = file.sections.find((section) => section.name === 'Optional')!.links.map((link) => link.title);
+    assert.ok(optional.includes('symbol19()'));
+    assert.equal(reference.length + optional.length, symbols.length + 1, 'every symbol is listed');
   });
 });
 

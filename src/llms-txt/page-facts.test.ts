@@ -203,3 +203,18 @@ test("a note or a warning box is not the page's text; a box of a title of its ow
   // Nor is a note's heading one of the page's parts.
   assert.deepEqual(outline.headings, ['Bound fields']);
 });
+
+test("a heading's permalink sign is no part of its text; a name ending in one is", () => {
+  const html = `<html><body><h1>Getting started <a class="anchor" href="#getting-started">#</a></h1>
+    <h2>Install ¶</h2><h2>Using C#</h2><h2>Links <a href="#links">🔗</a></h2></body></html>`;
+  const outline = readPageFacts(html, 'https://docs.example/start/');
+  assert.equal(outline.h1, 'Getting started');
+  assert.deepEqual(outline.headings, ['Install', 'Using C#', 'Links']);
+});
+
+test("an item's text over a nested list captions it; a toggle's <summary> in the item is no part of that caption", () => {
+  const html = `<html><body><h1>Modules</h1><ul><li><span class="module">Control</span><details open><summary>Submodules</summary>
+    <ul><li><a href="Control-Monad.html">Control.Monad</a></li></ul></details></li></ul></body></html>`;
+  const outline = readPageFacts(html, 'https://docs.example/index.html');
+  assert.deepEqual(outline.links.map((link) => [link.text, link.group]), [['Control.Monad', 'Control']]);
+});

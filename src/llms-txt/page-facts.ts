@@ -174,10 +174,16 @@ const MAX_TERMS = 12;
 const MAX_JSON_LD_CHARS = 50_000;
 const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
 
-/** "Installation ¶" → "Installation": the permalink sign documentation themes put after a heading. */
+/** "Installation ¶", "Installation #" → "Installation": the permalink sign documentation themes put after a heading. */
 function withoutPilcrow(text: string): string {
-  return text.endsWith('¶') ? text.slice(0, -1).trimEnd() : text;
+  const sign = [...text.slice(-2)].at(-1) ?? '';
+  const rest = text.slice(0, text.length - sign.length);
+  // "¶" (Sphinx, MkDocs) anywhere; "#", "§", "🔗" after a space only ("C#" keeps its sign).
+  if (sign === '¶' || (PERMALINK_SIGNS.has(sign) && rest !== rest.trimEnd())) return rest.trimEnd();
+  return text;
 }
+
+const PERMALINK_SIGNS = new Set(['#', '§', '🔗']);
 
 function parserOptions(alsoTokens: TokenizerCallbacks | undefined): ParserOptions {
   const options: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
@@ -328,7 +334,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
           captionDepth++;
           if (captionDepth === 1 && !text) text = collecting('caption', name);
         }
-        if (LIST_TAGS.has(name) && navDepth > 0 && chromeDepth === 0) captionNestedList();
+        if (LIST_TAGS.has(name) && chromeDepth === 0) captionNestedList();
         if (LIST_TAGS.has(name)) listDepth++;
         if (ITEM_TAGS.has(name)) {
           itemDepth++;
@@ -360,7 +366,8 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         text?.parts.push(data);
         if (text && linkStack.length > 0) text.linkChars += data.trim().length;
         for (const link of linkStack) link.parts.push(data);
-        if (linkStack.length === 0 && itemDepth > 0 && itemChars <= MAX_ITEM_CHARS) {
+        // A caption's text (a <summary> toggle's "Submodules") is the caption's, not its item's.
+        if (linkStack.length === 0 && itemDepth > 0 && captionDepth === 0 && itemChars <= MAX_ITEM_CHARS) {
           itemTexts.push(data);
           itemChars += data.length;
         }
@@ -463,8 +470,9 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
   }
 
   /**
-   * A navigation list's item whose own text (no link) comes before a nested list captions that
-   * list's entries ("Shortcodes" over its pages), up to the item's end.
+   * A list item whose own text (no link) comes before a nested list captions that list's entries
+   * ("Shortcodes" over its pages in a sidebar, a contents page's group of extensions), up to the
+   * item's end.
    */
   function captionNestedList() {
     let item: Frame | undefined;

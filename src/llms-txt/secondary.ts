@@ -1,16 +1,23 @@
-// Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search.
+// Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search,
+// lists of the people behind the project.
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
 import type { PageFacts } from './page-facts.ts';
-import { withoutNumbering } from './text.ts';
+import { pageKey } from './site-map.ts';
+import { compactKey, withoutNumbering } from './text.ts';
 
 const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)$/i;
 const SECONDARY_TITLE =
-  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|(?:.+\s)?contents|site\s*map|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|copyright\s+.*)$/i;
+  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
+
+/** A contents page's title: secondary when the page does list the site (see listsTheSite). */
+const CONTENTS_TITLE = /^(?:(?:.+\s)?contents|site\s*map)$/i;
+/** A contents page lists at least this many pages, and twice as many as the site's median page. */
+const MIN_CONTENTS_TARGETS = 10;
 
 /** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"). */
 export function isSecondaryTitle(title: string | null | undefined): boolean {
-  return matches(INDEX_TITLE, title) || matches(SECONDARY_TITLE, title);
+  return matches(INDEX_TITLE, title) || matches(SECONDARY_TITLE, title) || matches(CONTENTS_TITLE, title);
 }
 
 function matches(pattern: RegExp, title: string | null | undefined): boolean {
@@ -27,15 +34,74 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   const secondary = findOptionalPages(outlines.map((outline) => outline.url));
   const namesByHome = new Map<string, string[]>();
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
+  const listsTheSite = contentsLister(outlines);
   for (const outline of outlines) {
     const titles = titlesOf(outline);
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some(isSecondaryTitle);
-    if (titles.some((title) => matches(SECONDARY_TITLE, title)) || (titles.some((title) => matches(INDEX_TITLE, title)) && !namedAsPart)) {
+    const titled = (pattern: RegExp) => titles.some((title) => matches(pattern, title));
+    if (titled(SECONDARY_TITLE) || (titled(INDEX_TITLE) && !namedAsPart) || (titled(CONTENTS_TITLE) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
   return secondary;
+}
+
+/** An opening is compared by its first this many letters and digits. */
+const OPENING_CHARS = 40;
+/** A listing quotes the openings of at least this many of the pages it links to… */
+const MIN_EXCERPTS = 2;
+/** …and they make at least this share of its paragraphs. */
+const EXCERPT_SHARE = 0.5;
+
+/**
+ * Listings of excerpts (a blog's front page, a feed of articles): most of the page's paragraphs
+ * open as pages it links to open. They repeat those pages, which say it better: listed under
+ * Optional, though they lead to those pages as the site's navigation does.
+ */
+export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
+  const opening = (text: string | null | undefined) => {
+    const key = compactKey(text ?? '');
+    return key.length >= OPENING_CHARS ? key.slice(0, OPENING_CHARS) : null;
+  };
+  // A link to `/posts/a` leads to the page served at `/posts/a/`.
+  const pageOf = (url: string) => pageKey(url).replace(/\/$/, '');
+  const pagesOpening = new Map<string, string[]>();
+  for (const outline of outlines) {
+    for (const key of new Set([outline.firstParagraph, outline.paragraphs[0], outline.metaDescription].map(opening))) {
+      if (key) pagesOpening.set(key, [...(pagesOpening.get(key) ?? []), pageOf(outline.url)]);
+    }
+  }
+  const listings: string[] = [];
+  for (const outline of outlines) {
+    if (outline.paragraphs.length === 0) continue;
+    let linked: Set<string> | null = null;
+    const quoted = new Set<string>();
+    let excerpts = 0;
+    for (const paragraph of outline.paragraphs) {
+      const openingAlike = pagesOpening.get(opening(paragraph) ?? '');
+      if (!openingAlike) continue;
+      linked ??= new Set(outline.links.map((link) => pageOf(link.url)));
+      const target = openingAlike.find((page) => page !== pageOf(outline.url) && linked!.has(page));
+      if (!target) continue;
+      excerpts++;
+      quoted.add(target);
+    }
+    if (quoted.size >= MIN_EXCERPTS && excerpts >= EXCERPT_SHARE * outline.paragraphs.length) listings.push(outline.url);
+  }
+  return listings;
+}
+
+/**
+ * Whether a page lists far more of the site's pages than its pages do (a manual's table of
+ * contents), where a page titled "Table of Contents" that documents a table-of-contents feature
+ * lists no more than the sidebar every page repeats.
+ */
+function contentsLister(outlines: readonly PageFacts[]): (outline: PageFacts) => boolean {
+  const targets = (outline: PageFacts) => new Set(outline.links.filter((link) => link.kind === 'toc' && link.url !== outline.url).map((link) => link.url)).size;
+  const counts = outlines.map(targets).sort((a, b) => a - b);
+  const median = counts[Math.floor(counts.length / 2)] ?? 0;
+  return (outline) => targets(outline) >= Math.max(MIN_CONTENTS_TARGETS, 2 * median);
 }
 
 /** Whether the page's heading or title names it secondary (an index, a licence, release notes…). */

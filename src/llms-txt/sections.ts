@@ -170,8 +170,10 @@ function mergeSameNames<T>(sections: Section<T>[]): void {
   }
 }
 
+/** Archives: lists of the site's other pages by tag, category, author or date, in pages of ten. */
+const ARCHIVE_SEGMENT = /^(?:tags?|category|categories|author|authors|archives?|labels?)$/i;
 const LOW_VALUE_SEGMENT =
-  /^(?:tags?|category|categories|author|authors|archives?|labels?|privacy|privacy-policy|privacy-notice|terms|terms-of-service|terms-of-use|terms-and-conditions|tos|cookies?|cookie-policy|cookie-settings|legal|imprint|impressum|disclaimer|licen[cs]es?|licen[cs]ing|copying|copyright|gdpr|dmca|changelog|change-log|changes|release-notes|releasenotes|releases|new[_-]?features(?:[_-][\d_.]+)?|whats[_-]?new(?:[_-]?[\d_.]+)?|login|log-in|signin|sign-in|signup|sign-up|register|logout|cart|checkout|search|account|404|not-found|sitemap|genindex(?:-\w+)?|(?:py-)?modindex|_modules|_sources)(?:\.\w{2,5})?$/i;
+  /^(?:privacy|privacy-policy|privacy-notice|terms|terms-of-service|terms-of-use|terms-and-conditions|tos|cookies?|cookie-policy|cookie-settings|legal|imprint|impressum|disclaimer|licen[cs]es?|licen[cs]ing|copying|copyright|gdpr|dmca|changelog|change-log|changes|release-notes|releasenotes|releases|new[_-]?features(?:[_-][\d_.]+)?|whats[_-]?new(?:[_-]?[\d_.]+)?|login|log-in|signin|sign-in|signup|sign-up|register|logout|cart|checkout|search|account|404|not-found|sitemap|genindex(?:-\w+)?|(?:py-)?modindex|_modules|_sources)(?:\.\w{2,5})?$/i;
 const VERSION_SEGMENT = /^(?:v\d+(?:\.\d+)*(?:\.x)?|\d+\.(?:\d+|x)(?:\.\d+)*)$/i;
 const CURRENT_VERSION_SEGMENT = /^(?:latest|stable|current|main|master|dev|next)$/i;
 
@@ -194,15 +196,7 @@ export function findOptionalPages(urls: readonly string[]): Set<string> {
       continue;
     }
     const segments = parsed.pathname.split('/').filter(Boolean).map(decodeSegment);
-    const page = Number(parsed.searchParams.get('page') ?? parsed.searchParams.get('paged') ?? parsed.searchParams.get('p'));
-    if (
-      segments.some((segment) => LOW_VALUE_SEGMENT.test(segment)) ||
-      page > 1 ||
-      /\/page\/\d+\/?$/.test(parsed.pathname) ||
-      /\/\d{4}\/(?:\d{1,2}\/){0,2}$/.test(parsed.pathname.endsWith('/') ? parsed.pathname : `${parsed.pathname}/`)
-    ) {
-      optional.add(url);
-    }
+    if (segments.some((segment) => LOW_VALUE_SEGMENT.test(segment)) || isArchive(parsed)) optional.add(url);
     segments.forEach((segment, index) => {
       const prefix = `${parsed.host}/${segments.slice(0, index).join('/')}`;
       if (VERSION_SEGMENT.test(segment)) {
@@ -222,6 +216,28 @@ export function findOptionalPages(urls: readonly string[]): Set<string> {
     for (const entry of list) if (entry.version.toLowerCase() !== newest) optional.add(entry.url);
   }
   return optional;
+}
+
+/**
+ * An archive page: the site's pages by tag, category, author or date, or a listing's second page
+ * on. It only lists pages listed anyway, with their openings: it is left out of the listing.
+ */
+export function isArchivePage(url: string): boolean {
+  try {
+    return isArchive(new URL(url));
+  } catch {
+    return false;
+  }
+}
+
+function isArchive(url: URL): boolean {
+  const page = Number(url.searchParams.get('page') ?? url.searchParams.get('paged') ?? url.searchParams.get('p'));
+  return (
+    url.pathname.split('/').some((segment) => ARCHIVE_SEGMENT.test(decodeSegment(segment))) ||
+    page > 1 ||
+    /\/page\/\d+\/?$/.test(url.pathname) ||
+    /\/\d{4}\/(?:\d{1,2}\/){0,2}$/.test(url.pathname.endsWith('/') ? url.pathname : `${url.pathname}/`)
+  );
 }
 
 /**

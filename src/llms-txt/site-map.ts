@@ -8,6 +8,8 @@ import { IN_LINK_WEIGHT, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACH
 export interface MapInput {
   outline: PageFacts;
   secondary: boolean;
+  /** A listing of other pages' excerpts: listed with the secondary pages, though it leads to its pages as a primary page does. */
+  listing?: boolean;
   /** The sitemap's priority (0-1), when it gave one. */
   priority?: number | null;
   /** Other URLs serving the same page: links to them lead here. */
@@ -19,6 +21,7 @@ export interface MapNode {
   url: string;
   outline: PageFacts;
   secondary: boolean;
+  listing: boolean;
   priority: number | null;
   /** Cost of the cheapest path from the home page (Infinity when no navigation link leads here). */
   level: number;
@@ -69,6 +72,7 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
       url: input.outline.url,
       outline: input.outline,
       secondary: input.secondary,
+      listing: input.listing ?? false,
       priority: input.priority ?? null,
       level: Infinity,
       inLinks: 0,
@@ -162,7 +166,7 @@ function parentsListedByHome(home: MapNode): Map<string, string> {
 }
 
 /** How many folders of their paths two pages share: `/en/mod/index.html` and `/en/mod/core.html` two. */
-function sharedFolders(a: MapNode, b: MapNode): number {
+export function sharedFolders(a: MapNode, b: MapNode): number {
   const folders = (node: MapNode) => node.key.replace(/^[a-z]+:\/\/[^/]+/i, '').split('/').slice(1, -1);
   const [x, y] = [folders(a), folders(b)];
   let shared = 0;
@@ -177,12 +181,17 @@ export function importance(node: MapNode): number {
   return level - IN_LINK_WEIGHT * Math.log2(1 + node.inLinks) - priority;
 }
 
+/** A page listed under Optional: a secondary page, or a listing of excerpts. */
+export function isOptional(node: MapNode): boolean {
+  return node.secondary || node.listing;
+}
+
 /** The `count` pages to list: the home page, then the most important, secondary pages only when room is left. */
 export function choosePages(map: SiteMap, count: number): MapNode[] {
   const rank = (a: MapNode, b: MapNode) => importance(a) - importance(b) || a.order - b.order;
   const others = map.nodes.filter((node) => node !== map.home);
-  const primary = others.filter((node) => !node.secondary).sort(rank);
-  const secondary = others.filter((node) => node.secondary).sort(rank);
+  const primary = others.filter((node) => !isOptional(node)).sort(rank);
+  const secondary = others.filter(isOptional).sort(rank);
   return [...(map.home ? [map.home] : []), ...primary, ...secondary].slice(0, Math.max(0, count));
 }
 

@@ -70,4 +70,20 @@ describe('inferSite', () => {
     const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Acme Server' })], { leadPages });
     assert.equal(site.summary, 'Acme Server answers HTTP requests for static files and for programs that write pages.');
   });
+
+  test("a definition of the site on its home page is the summary, before a tagline beside it", () => {
+    const home = readPageFacts(
+      `<html><head><title>Acme</title><meta name="description" content="Consistent widget shelves in large warehouses"></head>
+      <body><h1>Acme</h1><p>Acme is a command-line tool for consistent widget shelves in large warehouses.</p></body></html>`,
+      'https://acme.dev/',
+    );
+    const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Acme', metaDescription: home.metaDescription })], { home });
+    assert.equal(site.summary, 'Acme is a command-line tool for consistent widget shelves in large warehouses.');
+  });
+
+  test('a tagline that does not name the site is headed by its name; the name carries no emoji', () => {
+    const home = readPageFacts('<html><head><title>Acme 🧱</title></head><body><h1>Acme</h1><p>The intuitive shelf for widgets</p></body></html>', 'https://acme.dev/');
+    const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Acme 🧱' })], { home });
+    assert.deepEqual(site, { name: 'Acme', summary: 'Acme: The intuitive shelf for widgets' });
+  });
 });

@@ -7,6 +7,7 @@ import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, su
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
 import { isEnglish } from './language.ts';
+import { isContentExcerpt } from './description.ts';
 
 /**
  * The listed pages' titles, once the whole site is known: a " | Site" part most titles share is
@@ -61,15 +62,34 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
       ? clean
       : null;
   };
-  const homeTexts = [home?.metaDescription, context.home?.metaDescription, ...(context.home?.paragraphs ?? []), home?.firstParagraph];
-  const fromHome = homeTexts.map(usable).find(Boolean);
+  const homeHeadings = [context.home?.h1, ...(context.home?.headings ?? []), home?.h1, ...(home?.headings ?? [])];
+  const metas = [home?.metaDescription, context.home?.metaDescription].filter((meta) => !meta || !isContentExcerpt(meta, homeHeadings));
+  const homeTexts = [...metas, ...(context.home?.paragraphs ?? []), home?.firstParagraph].map(usable);
+  // "Acme is a command-line tool for…" says what the site is where a tagline beside it does not.
+  const fromHome = homeTexts.find((text) => text !== null && definesSite(text, name)) ?? homeTexts.find(Boolean);
   const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(compactKey(name.split(/\s+/)[0]));
   // A lead page in another language than the home page's is a translation's, not the site's own.
   const leadPages = (context.leadPages ?? []).filter((page) => !page.lang || !context.home?.lang || page.lang === context.home.lang);
   const fromLead = leadPages.flatMap((page) => leadTexts(page, name).map(usable)).find(namesSite);
   const sharedMeta = mostCommon(pages.map((page) => page.metaDescription), 2);
   const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta) ? sharedMeta : '');
-  return { name, summary: oneSentence(source) || partsSummary(name, context.home ?? null) };
+  const summary = oneSentence(source);
+  // A tagline ("The intuitive store for Vue.js") is the site's once it is headed by the site's name.
+  const tagline = summary !== '' && !namesSite(summary) && !/[.!?…]$/.test(summary) && summary.split(/\s+/).length <= TAGLINE_MAX_WORDS;
+  return { name, summary: tagline ? `${name}: ${summary}` : summary || partsSummary(name, context.home ?? null) };
+}
+
+/** At most this many words and no sentence's end, a summary that does not name its site is a tagline. */
+const TAGLINE_MAX_WORDS = 12;
+
+/** The copulas a definition opens with after its subject ("Acme is…", "Acme ist…", "Acme est…"). */
+const COPULA = /^(?:is|are|ist|sind|est|sont|es|son|è|sono|é|são|jest|är|er|is)\s/i;
+
+/** Whether a text opens by defining the site: its name, then "is" (in one of a few languages). */
+function definesSite(text: string, siteName: string): boolean {
+  const name = normalizeWhitespace(siteName);
+  if (name === '' || !text.toLowerCase().startsWith(name.toLowerCase())) return false;
+  return COPULA.test(text.slice(name.length).replace(/^\s*(?:\([^)]*\))?\s*/, ''));
 }
 
 /**
@@ -110,7 +130,7 @@ function partsSummary(name: string, home: PageFacts | null): string {
 
 /** "SQLite Home Page" → "SQLite"; "git(1) Manual Page" → "git"; "Welcome to Acme" → "Acme". */
 export function cleanSiteName(name: string): string {
-  return normalizeWhitespace(name)
+  return normalizeWhitespace(name.replace(/\p{Extended_Pictographic}\uFE0F?/gu, ''))
     .replace(/^welcome\s+to\s+(?:the\s+)?/i, '')
     .replace(/\s*[-–—:|]?\s*(?:home\s*page|homepage|manual\s+page|main\s+page|start\s+page)$/i, '')
     .replace(/\(\d\w*\)/g, '')

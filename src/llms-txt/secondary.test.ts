@@ -1,0 +1,61 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readPageFacts } from './page-facts.ts';
+import { findExcerptListings, findSecondaryPages, isSecondaryTitle } from './secondary.ts';
+
+const page = (path: string, title: string) => readPageFacts(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>Some text about ${title}.</p></body></html>`, `https://acme.dev${path}`);
+
+describe('secondary pages', () => {
+  test('a list of the people behind the project is secondary, whatever its URL', () => {
+    for (const title of ['Contributors', 'Authors', 'Credits', 'Acknowledgements', '7. Acknowledgments']) assert.equal(isSecondaryTitle(title), true, title);
+    const pages = [page('/', 'Acme'), page('/guide/install.html', 'Installation'), page('/misc/contributors.html', 'Contributors')];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/misc/contributors.html']);
+  });
+
+  test('a page about authoring or contributing is no list of people', () => {
+    for (const title of ['Authoring content', 'Contributing', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title), false, title);
+  });
+});
+
+describe('contents pages', () => {
+  const sidebar = (count: number) => `<nav class="sidebar"><ul>${Array.from({ length: count }, (_, i) => `<li><a href="/p${i}.html">Page ${i}</a></li>`).join('')}</ul></nav>`;
+  const at = (path: string, title: string, body: string) => readPageFacts(`<html><head><title>${title}</title></head><body>${body}<main><h1>${title}</h1><p>Text.</p></main></body></html>`, `https://acme.dev${path}`);
+
+  test('a page titled as contents that lists the whole site is secondary', () => {
+    const pages = [at('/', 'Acme', sidebar(3)), ...Array.from({ length: 5 }, (_, i) => at(`/p${i}.html`, `Page ${i}`, sidebar(3))), at('/toc.html', 'Table of Contents', sidebar(20))];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/toc.html']);
+  });
+
+  test('a page titled "Table of Contents" that lists no more than every page does documents a feature', () => {
+    const pages = [at('/', 'Acme', sidebar(12)), ...Array.from({ length: 5 }, (_, i) => at(`/p${i}.html`, `Page ${i}`, sidebar(12))), at('/toc/', 'Table of Contents', sidebar(12))];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], []);
+  });
+});
+
+describe('listings of excerpts', () => {
+  const post = (slug: string, opening: string) =>
+    readPageFacts(`<html><head><title>${slug}</title></head><body><main><h1>${slug}</h1><p>${opening}</p><p>More about ${slug} follows here in this post.</p></main></body></html>`, `https://acme.dev/blog/${slug}`);
+  const posts = [
+    post('launch', 'We launched the widget shelf today, after two years of work on its joints.'),
+    post('pricing', 'Shelves now cost less: every widget is ten percent cheaper from this month on.'),
+  ];
+  const listing = (body: string) => readPageFacts(`<html><head><title>Blog</title></head><body><main><h1>Blog</h1>${body}</main></body></html>`, 'https://acme.dev/blog/');
+  const home = readPageFacts('<html><body><h1>Acme</h1><p>Acme makes shelves.</p></body></html>', 'https://acme.dev/');
+
+  test('a page whose paragraphs open as the pages it links to is a listing', () => {
+    const blog = listing(
+      `<article><h2><a href="/blog/launch">Launch</a></h2><p>We launched the widget shelf today, after two years of work on its joints.</p></article>
+      <article><h2><a href="/blog/pricing">Pricing</a></h2><p>Shelves now cost less: every widget is ten percent cheaper from this month on.</p></article>`,
+    );
+    assert.deepEqual(findExcerptListings([home, blog, ...posts]), ['https://acme.dev/blog/']);
+  });
+
+  test('a page that quotes one of them among its own paragraphs is not', () => {
+    const guide = listing(
+      `<p>Our blog tells what changed in Acme, month by month, for everyone who builds shelves.</p>
+      <p>We launched the widget shelf today, after two years of work on its joints.</p><a href="/blog/launch">Launch</a><a href="/blog/pricing">Pricing</a>
+      <p>Read the posts in order to follow the story of the shelf from the start.</p>`,
+    );
+    assert.deepEqual(findExcerptListings([home, guide, ...posts]), []);
+  });
+});
