@@ -6,11 +6,12 @@
  * and the page pool's extraction are made from here on the thread's behalf, as both are shared by
  * the process's jobs (one client per model, one pool of page threads).
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
 import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './pipeline.ts';
+import { unpackFiles, type PackedFiles } from './thread-transfer.ts';
 
 /** What the thread generates from, as the job's options say. */
 export interface GenerationSettings {
@@ -31,11 +32,16 @@ export interface GeneratedFiles {
   sizes: { llmsTxt: FileSize; llmsFullTxt: FileSize | null };
 }
 
-/** A page as it crosses to the thread: decoded, its reading done. */
-export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { html: string; reading?: PageReading };
+/**
+ * A page as it crosses to the thread: its bytes as fetched, transferred rather than copied, and
+ * decoded there if the generator wants its HTML; its reading done.
+ */
+export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { bytes: Uint8Array; contentType: string | null; reading?: PageReading };
+
+/** The first message of a job to its thread; the rest of the job goes through `port`. */
+export type JobStart = { type: 'start'; settings: GenerationSettings; port: MessagePort };
 
 export type ToThread =
-  | { type: 'start'; settings: GenerationSettings }
   | { type: 'page'; page: PageForThread }
   /** no more pages; the sitemaps' dates, for the pages the crawler handed over before they were known */
   | { type: 'end'; dates: Array<[string, string | null]> }
@@ -48,7 +54,9 @@ export type FromThread =
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
   | { type: 'call'; id: number; method: 'extract'; args: [html: string, url: string] }
-  | { type: 'done'; files: GeneratedFiles };
+  | { type: 'done'; files: PackedFiles }
+  /** the generator threw: the job fails with this message */
+  | { type: 'failed'; message: string };
 
 export interface ThreadContext {
   /** where the job's thread comes from; a new one when absent */
@@ -67,44 +75,59 @@ const PAGES_IN_FLIGHT = 32;
 
 const WORKER_FILE = new URL('./generation-worker.ts', import.meta.url);
 
-const startThread = (memoryMb: number) => new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+function startThread(memoryMb: number): Worker {
+  const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  // A thread that fails between jobs is not taken again (see GenerationThreads); a job listens for its own.
+  worker.on('error', () => {});
+  return worker;
+}
 
 /**
- * The jobs' threads: each job takes one of its own, and one more waits for the next job with its
- * modules and tokenizer loaded, which a thread started for the job would load while the job waits
- * (docs/decisions.md, issue 35). A waiting thread does not keep the process alive.
+ * The jobs' threads. A thread whose job completed waits for the next job, its modules loaded and
+ * its code compiled; a thread whose job failed (over its time or memory budget, canceled, or
+ * the generator threw) is ended, as it may be in any state, and a new one starts to wait once it
+ * has ended (started beside a running job, it slowed that job on two cores). One thread waits
+ * at most; jobs that run at once beyond it start their own. A waiting thread does not keep the
+ * process alive.
  */
 export interface GenerationThreads {
   /** The waiting thread if it has this heap limit, else a new one. */
   take(memoryMb: number): Worker;
+  /** A thread whose job completed: it waits for the next job, unless another already does. */
+  give(worker: Worker, memoryMb: number): void;
   close(): Promise<void>;
 }
 
 export function createGenerationThreads(memoryMb: number): GenerationThreads {
   let waiting: { worker: Worker; memoryMb: number } | null = null;
   let closed = false;
-  const startWaiting = (limit: number) => {
-    if (closed || waiting) return;
-    const entry = { worker: startThread(limit), memoryMb: limit };
-    entry.worker.unref();
-    // A thread that ends while it waits is replaced when the next job takes one.
-    entry.worker.on('error', () => {});
-    entry.worker.once('exit', () => {
+  const wait = (worker: Worker, limit: number) => {
+    if (closed || waiting) return void worker.terminate();
+    const entry = { worker, memoryMb: limit };
+    worker.unref();
+    worker.once('exit', () => {
       if (waiting === entry) waiting = null;
     });
     waiting = entry;
   };
-  startWaiting(memoryMb);
+  const taken = new WeakSet<Worker>();
+  wait(startThread(memoryMb), memoryMb);
   return {
     take(limit) {
       const ready = waiting?.memoryMb === limit ? waiting.worker : null;
       if (!ready) void waiting?.worker.terminate();
       waiting = null;
-      ready?.ref();
       const worker = ready ?? startThread(limit);
-      // The next job's thread starts once this one's job is over, not beside it.
-      worker.once('exit', () => startWaiting(limit));
+      worker.ref();
+      if (!taken.has(worker)) {
+        taken.add(worker);
+        // A thread ends only when a job failed on it (or at close): one starts to wait in its place.
+        worker.once('exit', () => !closed && !waiting && wait(startThread(limit), limit));
+      }
       return worker;
+    },
+    give(worker, limit) {
+      wait(worker, limit);
     },
     async close() {
       closed = true;
@@ -114,55 +137,63 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
   };
 }
 
-/** Generates the job's files in a thread of its own, fed with the collected pages as they arrive; the thread ends with the call. */
+/** Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages as they arrive. */
 export async function generateInThread(collected: CollectedPages, settings: GenerationSettings, context: ThreadContext): Promise<GeneratedFiles> {
   context.signal.throwIfAborted();
   const worker = context.threads?.take(context.memoryMb) ?? startThread(context.memoryMb);
-  worker.postMessage({ type: 'start', settings } satisfies ToThread);
+  const { port1: port, port2 } = new MessageChannel();
+  worker.postMessage({ type: 'start', settings, port: port2 } satisfies JobStart, [port2]);
   const room = new Room(PAGES_IN_FLIGHT);
+  const listeners: Array<() => void> = [];
   const ended = new Promise<never>((_, reject) => {
-    context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });
-    worker.on('error', (error: Error & { code?: string }) =>
-      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(jobMessages.overMemoryLimit(context.memoryMb)) : error),
-    );
-    worker.on('exit', () => reject(new Error(jobMessages.unexpected)));
+    const onAbort = () => reject(context.signal.reason);
+    const onError = (error: Error & { code?: string }) =>
+      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(jobMessages.overMemoryLimit(context.memoryMb)) : error);
+    const onExit = () => reject(new Error(jobMessages.unexpected));
+    context.signal.addEventListener('abort', onAbort, { once: true });
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    listeners.push(() => context.signal.removeEventListener('abort', onAbort), () => worker.off('error', onError), () => worker.off('exit', onExit));
   });
   ended.catch(() => room.close());
-  const done = new Promise<GeneratedFiles>((resolve) => {
-    worker.on('message', (message: FromThread) => {
-      if (message.type === 'done') resolve(message.files);
+  const done = new Promise<GeneratedFiles>((resolve, reject) => {
+    port.on('message', (message: FromThread) => {
+      if (message.type === 'done') resolve(unpackFiles(message.files));
+      else if (message.type === 'failed') reject(new Error(message.message));
       else if (message.type === 'taken') room.free();
       else if (message.type === 'progress') context.onProgress(message.progress);
       else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
-      else void answer(worker, message, context);
+      else void answer(port, message, context);
     });
   });
+  let completed = false;
   try {
-    return await Promise.race([done, ended, feed(worker, collected, room).then(() => done)]);
+    const files = await Promise.race([done, ended, feed(port, collected, room).then(() => done)]);
+    completed = true;
+    return files;
   } finally {
-    await worker.terminate();
+    listeners.forEach((remove) => remove());
+    room.close();
+    port.close();
+    if (completed && context.threads) context.threads.give(worker, context.memoryMb);
+    else await worker.terminate();
   }
 }
 
-async function feed(worker: Worker, collected: CollectedPages, room: Room): Promise<void> {
-  for await (const page of collected.pages) {
-    const html = typeof page.html === 'string' ? page.html : page.html();
-    const reading = page.reading ? await page.reading : undefined;
+async function feed(port: MessagePort, collected: CollectedPages, room: Room): Promise<void> {
+  for await (const { url, lastModified, priority, reading, response } of collected.pages) {
+    const page: PageForThread = { url, lastModified, priority, bytes: new Uint8Array(response.body), contentType: response.contentType, reading: await reading };
     if (!(await room.take())) return;
-    worker.postMessage({ type: 'page', page: { url: page.url, html, lastModified: page.lastModified, priority: page.priority, reading } } satisfies ToThread);
+    port.postMessage({ type: 'page', page } satisfies ToThread, [page.bytes.buffer as ArrayBuffer]);
   }
   const discovered = await collected.discovered;
-  worker.postMessage({ type: 'end', dates: discovered.map((u) => [u.url, u.lastModified]) } satisfies ToThread);
+  port.postMessage({ type: 'end', dates: discovered.map((u) => [u.url, u.lastModified]) } satisfies ToThread);
 }
 
 /** Runs a call the thread made (the model describer, the page pool) and sends the answer back. */
-async function answer(worker: Worker, call: Extract<FromThread, { type: 'call' }>, context: ThreadContext): Promise<void> {
-  const send = (message: ToThread) => {
-    // The thread may have ended meanwhile (its job failed); the answer has nobody to go to.
-    try {
-      worker.postMessage(message);
-    } catch {}
-  };
+async function answer(port: MessagePort, call: Extract<FromThread, { type: 'call' }>, context: ThreadContext): Promise<void> {
+  // After the job, its port is closed: the answer (to a speculative extraction, say) is dropped.
+  const send = (message: ToThread) => port.postMessage(message);
   try {
     const value =
       call.method === 'describe'

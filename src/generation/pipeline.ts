@@ -22,8 +22,11 @@ export interface CollectOptions {
 
 type ReadPage = (page: ResponseBody, url: string, linkOptions: LinkOptions) => Promise<CrawledPageReading>;
 
+/** A page with the response it was decoded from (its bytes cross to the generation thread, see generation-thread.ts). */
+export type CollectedPage = PageInput & { response: Pick<ResponseBody, 'body' | 'contentType'> };
+
 export interface CollectedPages {
-  pages: AsyncIterable<PageInput>;
+  pages: AsyncIterable<CollectedPage>;
   /** every URL discovery listed, with where it came from; resolved once discovery ends */
   discovered: Promise<DiscoveredUrl[]>;
   /** URLs whose page could not be fetched, with the reason */
@@ -85,7 +88,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
             const reading = readings.get(page.finalUrl);
             readings.delete(page.finalUrl);
             // Read in a thread, the page stays bytes until the generator wants its HTML; read here, it was decoded.
-            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading });
+            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading, response: page });
           },
         },
         { ...options.crawl, fetcher },
@@ -105,7 +108,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           } else {
             // With a reader, read in its thread too; else by the generator, on the event loop.
             const reading = options.read ? readingForGenerator(readElsewhere(options.read, response, url, {})) : undefined;
-            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading });
+            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading, response });
           }
         } catch (error) {
           failures.set(url, error instanceof Error ? error.message : String(error));
@@ -135,8 +138,8 @@ async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => P
 }
 
 /** A bounded async queue of pages: push waits while it is full, iteration waits while it is empty. */
-class PageChannel implements AsyncIterable<PageInput> {
-  private readonly buffer: PageInput[] = [];
+class PageChannel implements AsyncIterable<CollectedPage> {
+  private readonly buffer: CollectedPage[] = [];
   private closed = false;
   private failure: unknown = null;
   private wakeConsumer: (() => void) | null = null;
@@ -154,7 +157,7 @@ class PageChannel implements AsyncIterable<PageInput> {
     this.lastModified = map;
   }
 
-  async push(page: PageInput): Promise<void> {
+  async push(page: CollectedPage): Promise<void> {
     while (this.buffer.length >= this.capacity && !this.closed) await new Promise<void>((r) => this.wakeProducers.push(r));
     this.buffer.push(page);
     this.wakeConsumer?.();
@@ -166,7 +169,7 @@ class PageChannel implements AsyncIterable<PageInput> {
     this.wakeConsumer?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<PageInput> {
+  async *[Symbol.asyncIterator](): AsyncIterator<CollectedPage> {
     for (;;) {
       const page = this.buffer.shift();
       if (page) {

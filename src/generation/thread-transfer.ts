@@ -1,0 +1,58 @@
+/**
+ * A job's files as they cross back from its generation thread: llms.txt, llms-full.txt and each
+ * page's markdown as one UTF-8 buffer that is transferred, not cloned. Only the small rest (titles,
+ * descriptions, the site, the stats) is cloned; the event loop decodes each text from the buffer.
+ */
+import type { GeneratedFiles } from './generation-thread.ts';
+
+export interface PackedFiles {
+  /** the files, their texts empty */
+  files: GeneratedFiles;
+  /** the texts, one after another */
+  bytes: Uint8Array;
+  /** where each text ends in `bytes`, or -1 where it is null */
+  ends: number[];
+}
+
+type Text = string | null;
+
+export function packFiles(files: GeneratedFiles): { packed: PackedFiles; transfer: ArrayBuffer[] } {
+  const { result } = files;
+  const { bytes, ends } = packTexts([result.llmsTxt, result.llmsFullTxt, ...result.pages.map((page) => page.markdown)]);
+  const emptied = {
+    ...result,
+    llmsTxt: '',
+    llmsFullTxt: result.llmsFullTxt === null ? null : '',
+    pages: result.pages.map((page) => ({ ...page, markdown: page.markdown === null ? null : '' })),
+  };
+  return { packed: { files: { ...files, result: emptied }, bytes, ends }, transfer: [bytes.buffer as ArrayBuffer] };
+}
+
+export function unpackFiles({ files, bytes, ends }: PackedFiles): GeneratedFiles {
+  const [llmsTxt, llmsFullTxt, ...markdown] = unpackTexts(bytes, ends);
+  const { result } = files;
+  result.llmsTxt = llmsTxt!;
+  result.llmsFullTxt = llmsFullTxt;
+  result.pages.forEach((page, index) => (page.markdown = markdown[index]));
+  return files;
+}
+
+function packTexts(texts: Text[]): { bytes: Uint8Array; ends: number[] } {
+  const total = texts.reduce((sum, text) => sum + (text === null ? 0 : Buffer.byteLength(text)), 0);
+  // Not from Buffer's shared pool: the buffer is transferred, so it must be its own.
+  const bytes = Buffer.allocUnsafeSlow(total);
+  let end = 0;
+  const ends = texts.map((text) => (text === null ? -1 : (end += bytes.write(text, end))));
+  return { bytes, ends };
+}
+
+function unpackTexts(bytes: Uint8Array, ends: number[]): Text[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let start = 0;
+  return ends.map((end) => {
+    if (end < 0) return null;
+    const text = buffer.toString('utf8', start, end);
+    start = end;
+    return text;
+  });
+}
