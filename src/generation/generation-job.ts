@@ -139,21 +139,28 @@ async function store(
   deps: GenerationJobDeps,
   job: GenerationJob,
   attempt: number,
-  { result, sizes }: GeneratedFiles,
+  files: GeneratedFiles,
   failures: Map<string, string>,
   message: string,
 ) {
   const { db, clock } = deps;
+  const { result } = files;
   const options = readGenerationOptions(job.options);
   const now = clock.now();
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
   await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
-      .returning();
+      .returning({ id: generationJobs.id });
     if (!completed) return;
+    const change = await listChange(tx, job.siteId, result.pages, now);
+    // The pages first: the thread counts llms-full.txt's tokens meanwhile.
+    await replaceMappedUrls(tx, job.siteId, result, failures);
+    await keepPreviousFiles(tx, job.siteId);
+    const sizes = await files.sizes;
+    await tx.update(generationJobs).set({ fileSizes: sizes }).where(eq(generationJobs.id, job.id));
     const urls = fileUrls(deps.publicUrl, job.siteId);
     await recordEvent(tx, job.accountId, 'generation.completed', {
       id: job.id,
@@ -166,9 +173,6 @@ async function store(
       files: fileSizesView(sizes),
       completedAt: now.toISOString(),
     }, now);
-    const change = await listChange(tx, job.siteId, result.pages, now);
-    await replaceMappedUrls(tx, job.siteId, result, failures);
-    await keepPreviousFiles(tx, job.siteId);
     await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
     if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));

@@ -11,7 +11,7 @@ import { jobMessages } from '../errors.ts';
 import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './pipeline.ts';
-import { unpackFiles, type PackedFiles } from './thread-transfer.ts';
+import { unpackResult, type PackedResult } from './thread-transfer.ts';
 
 /** What the thread generates from, as the job's options say. */
 export interface GenerationSettings {
@@ -27,9 +27,18 @@ export interface GenerationSettings {
   extractorConcurrency: number | null;
 }
 
+export interface FileSizes {
+  llmsTxt: FileSize;
+  llmsFullTxt: FileSize | null;
+}
+
 export interface GeneratedFiles {
   result: GenerationResult;
-  sizes: { llmsTxt: FileSize; llmsFullTxt: FileSize | null };
+  /**
+   * Known once the thread has counted llms-full.txt's tokens, which takes about as long as
+   * storing the job's pages: the job stores them meanwhile.
+   */
+  sizes: Promise<FileSizes>;
 }
 
 /**
@@ -54,7 +63,9 @@ export type FromThread =
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
   | { type: 'call'; id: number; method: 'extract'; args: [html: string, url: string] }
-  | { type: 'done'; files: PackedFiles }
+  | { type: 'done'; result: PackedResult; llmsTxtSize: FileSize }
+  /** after `done`: the job's last message */
+  | { type: 'sized'; llmsFullTxtSize: FileSize | null }
   /** the generator threw: the job fails with this message */
   | { type: 'failed'; message: string };
 
@@ -137,7 +148,10 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
   };
 }
 
-/** Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages as they arrive. */
+/**
+ * Generates the job's files in a thread (the waiting one, or its own), fed with the collected
+ * pages as they arrive. The thread is the job's until its files are sized.
+ */
 export async function generateInThread(collected: CollectedPages, settings: GenerationSettings, context: ThreadContext): Promise<GeneratedFiles> {
   context.signal.throwIfAborted();
   const worker = context.threads?.take(context.memoryMb) ?? startThread(context.memoryMb);
@@ -156,28 +170,32 @@ export async function generateInThread(collected: CollectedPages, settings: Gene
     listeners.push(() => context.signal.removeEventListener('abort', onAbort), () => worker.off('error', onError), () => worker.off('exit', onExit));
   });
   ended.catch(() => room.close());
-  const done = new Promise<GeneratedFiles>((resolve, reject) => {
-    port.on('message', (message: FromThread) => {
-      if (message.type === 'done') resolve(unpackFiles(message.files));
-      else if (message.type === 'failed') reject(new Error(message.message));
-      else if (message.type === 'taken') room.free();
-      else if (message.type === 'progress') context.onProgress(message.progress);
-      else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
-      else void answer(port, message, context);
-    });
+  const generated = answer<{ result: GenerationResult; llmsTxtSize: FileSize }>();
+  const sized = answer<FileSize | null>();
+  port.on('message', (message: FromThread) => {
+    if (message.type === 'done') generated.resolve({ result: unpackResult(message.result), llmsTxtSize: message.llmsTxtSize });
+    else if (message.type === 'sized') sized.resolve(message.llmsFullTxtSize);
+    else if (message.type === 'failed') [generated, sized].forEach((pending) => pending.reject(new Error(message.message)));
+    else if (message.type === 'taken') room.free();
+    else if (message.type === 'progress') context.onProgress(message.progress);
+    else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
+    else void runCall(port, message, context);
   });
-  let completed = false;
-  try {
-    const files = await Promise.race([done, ended, feed(port, collected, room).then(() => done)]);
-    completed = true;
-    return files;
-  } finally {
+  const release = async (completed: boolean) => {
     listeners.forEach((remove) => remove());
     room.close();
     port.close();
     if (completed && context.threads) context.threads.give(worker, context.memoryMb);
     else await worker.terminate();
-  }
+  };
+  const files = Promise.race([generated.promise, ended, feed(port, collected, room).then(() => generated.promise)]);
+  const sizes = files.then(async ({ llmsTxtSize }) => ({ llmsTxt: llmsTxtSize, llmsFullTxt: await Promise.race([sized.promise, ended]) }));
+  // Once the files are sized, the thread waits for the next job; a thread whose job failed is ended.
+  sizes.then(
+    () => release(true),
+    () => release(false),
+  );
+  return { result: (await files).result, sizes };
 }
 
 async function feed(port: MessagePort, collected: CollectedPages, room: Room): Promise<void> {
@@ -191,7 +209,7 @@ async function feed(port: MessagePort, collected: CollectedPages, room: Room): P
 }
 
 /** Runs a call the thread made (the model describer, the page pool) and sends the answer back. */
-async function answer(port: MessagePort, call: Extract<FromThread, { type: 'call' }>, context: ThreadContext): Promise<void> {
+async function runCall(port: MessagePort, call: Extract<FromThread, { type: 'call' }>, context: ThreadContext): Promise<void> {
   // After the job, its port is closed: the answer (to a speculative extraction, say) is dropped.
   const send = (message: ToThread) => port.postMessage(message);
   try {
@@ -209,6 +227,15 @@ async function answer(port: MessagePort, call: Extract<FromThread, { type: 'call
 }
 
 const extractIn = (pages: PagePool, [html, url]: [string, string]): Promise<ExtractedPage> => pages.extract(html, url);
+
+/** An answer the thread will send; not awaited when the job failed before it. */
+function answer<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
 
 /** A count of pages in flight to the thread, waited on when full; closed when the thread ends. */
 class Room {

@@ -5,7 +5,7 @@ import { parentPort, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
-import { packFiles } from './thread-transfer.ts';
+import { packResult } from './thread-transfer.ts';
 
 // Loaded while the thread waits for its first job (see GenerationThreads).
 const tokenCounter = loadTokenCounter();
@@ -100,12 +100,11 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
   const countTokens = await tokenCounter;
-  const sizes = {
-    llmsTxt: await fileSize(result.llmsTxt, countTokens),
-    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
-  };
-  const { packed, transfer } = packFiles({ result, sizes });
-  port.postMessage({ type: 'done', files: packed } satisfies FromThread, transfer);
+  const fullText = result.llmsFullTxt;
+  const { packed, transfer } = packResult(result);
+  port.postMessage({ type: 'done', result: packed, llmsTxtSize: await fileSize(result.llmsTxt, countTokens) } satisfies FromThread, transfer);
+  // Counted while the event loop stores the job's pages.
+  post({ type: 'sized', llmsFullTxtSize: fullText === null ? null : await fileSize(fullText, countTokens) });
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
- * A job's files as they cross back from its generation thread: llms.txt, llms-full.txt and each
+ * A job's result as it crosses back from its generation thread: llms.txt, llms-full.txt and each
  * page's markdown as one UTF-8 buffer that is transferred, not cloned. Only the small rest (titles,
  * descriptions, the site, the stats) is cloned; the event loop decodes each text from the buffer.
  */
-import type { GeneratedFiles } from './generation-thread.ts';
+import type { GenerationResult } from '../llms-txt/index.ts';
 
-export interface PackedFiles {
-  /** the files, their texts empty */
-  files: GeneratedFiles;
+export interface PackedResult {
+  /** the result, its texts empty */
+  result: GenerationResult;
   /** the texts, one after another */
   bytes: Uint8Array;
   /** where each text ends in `bytes`, or -1 where it is null */
@@ -16,8 +16,7 @@ export interface PackedFiles {
 
 type Text = string | null;
 
-export function packFiles(files: GeneratedFiles): { packed: PackedFiles; transfer: ArrayBuffer[] } {
-  const { result } = files;
+export function packResult(result: GenerationResult): { packed: PackedResult; transfer: ArrayBuffer[] } {
   const { bytes, ends } = packTexts([result.llmsTxt, result.llmsFullTxt, ...result.pages.map((page) => page.markdown)]);
   const emptied = {
     ...result,
@@ -25,16 +24,15 @@ export function packFiles(files: GeneratedFiles): { packed: PackedFiles; transfe
     llmsFullTxt: result.llmsFullTxt === null ? null : '',
     pages: result.pages.map((page) => ({ ...page, markdown: page.markdown === null ? null : '' })),
   };
-  return { packed: { files: { ...files, result: emptied }, bytes, ends }, transfer: [bytes.buffer as ArrayBuffer] };
+  return { packed: { result: emptied, bytes, ends }, transfer: [bytes.buffer as ArrayBuffer] };
 }
 
-export function unpackFiles({ files, bytes, ends }: PackedFiles): GeneratedFiles {
+export function unpackResult({ result, bytes, ends }: PackedResult): GenerationResult {
   const [llmsTxt, llmsFullTxt, ...markdown] = unpackTexts(bytes, ends);
-  const { result } = files;
   result.llmsTxt = llmsTxt!;
   result.llmsFullTxt = llmsFullTxt;
   result.pages.forEach((page, index) => (page.markdown = markdown[index]));
-  return files;
+  return result;
 }
 
 function packTexts(texts: Text[]): { bytes: Uint8Array; ends: number[] } {
