@@ -1,10 +1,11 @@
 /**
  * A generation job's CPU work (reading the pages it was handed, choosing, describing, rendering,
- * sizing its files) in a worker thread of its own, with a heap limit, ended when the job is: a
- * crafted page that makes it slow or large stops that job, never the API's event loop or another
- * job. The crawl stays on the event loop (it waits on the network); the model describer's calls
- * and the page pool's extraction are made from here on the thread's behalf, as both are shared by
- * the process's jobs (one client per model, one pool of page threads).
+ * sizing its files) in a worker thread with a heap limit, one job at a time: a crafted page that
+ * makes a job slow or large stops that job and ends its thread, never the API's event loop or
+ * another job. The crawl stays on the event loop (it waits on the network); the model describer's
+ * calls and the page pool's extraction are made from here on the thread's behalf, as both are
+ * shared by the process's jobs (one client per model, one pool of page threads). Pages cross as
+ * their transferred bytes, the files as one transferred buffer (see thread-transfer.ts).
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
