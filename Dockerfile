@@ -17,6 +17,14 @@ RUN node scripts/build-web.mjs
 
 FROM node:24-slim
 ENV NODE_ENV=production
+# Rendering (`options.render` auto|always) needs Debian's Chromium: build with
+# `--build-arg WITH_CHROMIUM=true` (about 300 MB more). Without it, a job asking for rendering is
+# refused at its start with a 422; every other job runs as before.
+ARG WITH_CHROMIUM=false
+RUN if [ "$WITH_CHROMIUM" = "true" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends chromium fonts-liberation && rm -rf /var/lib/apt/lists/*; \
+    fi
+ENV CHROMIUM_PATH=/usr/bin/chromium
 # glibc returns freed blocks of 128 kB and more to the system at once (docs/decisions.md, issue 12, ninth part).
 ENV MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app

@@ -4,7 +4,7 @@
 // this one. 50 connections; after a 3 s warm-up of each, the bare route and the target take turns
 // for ROUNDS rounds of BENCH_API_SECONDS (default 5) each, and each figure is the median round's.
 // autocannon counts latency in whole milliseconds, and the bare route's p99 sits at 1 or 2: one
-// round's p99 ratio could double from one run to the next (docs/decisions.md, issue 12, fourteenth part).
+// round's p99 ratio could double from one run to the next (docs/decisions/benchmarks.md).
 // Run alone: node bench/balance.ts
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';

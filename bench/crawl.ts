@@ -14,7 +14,7 @@ export type { Measurement };
 
 const MAX_URLS = 2000;
 // 8 measured best on a 2-core machine: the crawler is CPU-bound (HTML tokenizing), and more
-// connections only add socket and scheduling overhead (16 and 32 were 10-25% slower).
+// connections only add socket and scheduling overhead (more were slower: bench/HISTORY.md).
 const CONCURRENCY = Number(process.env.CRAWL_BENCH_CONCURRENCY ?? 8);
 // Each tool runs this many times and the median run (by pages/s) is reported: shared
 // machines are noisy, and a single run can be off by a factor of two.

@@ -38,8 +38,8 @@ const SCENARIOS: Scenario[] = [
 
 /**
  * Services the simple scenario runs on, each after a run of wget: on a shared 2-core machine, wget
- * alone took 0.4 to 1.3 s in one session (from one run of the benchmark to the next), and a
- * service's first job 1.2 to 1.5 s. The median of each is compared.
+ * alone and a service's first job both vary severalfold within one session, so one of each against
+ * the other is a coin toss. The median of each is compared.
  */
 const SIMPLE_SERVICES = 3;
 

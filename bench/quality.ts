@@ -9,6 +9,8 @@
 // `npm run bench -- quality --update` rewrites the golden files instead.
 // The corpus sites are skipped with a note where ../shared is absent.
 // BENCH_SERVICE_DIR=<checkout> scores another checkout's service. The files are saved under artifacts/quality/.
+// A subset: `--site=<name>` (repeatable: a corpus folder or a Debian package) and `--group=<corpus|debian|new>`;
+// with `--update`, only the subset's golden files are rewritten.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,7 +94,7 @@ export interface QualityScore {
 
 export async function runQualityBench(args: readonly string[] = []): Promise<QualityScore[]> {
   const update = args.includes(UPDATE_GOLDEN_FLAG);
-  const sites = benchSites();
+  const sites = selectedSites(benchSites(), args);
   ensurePackages(['nginx-light', ...new Set(sites.flatMap((site) => (site.group === 'corpus' ? [] : [site.name])))]);
   const work = mkdtempSync(join(tmpdir(), 'quality-bench-'));
   const service = await startBenchService(work);
@@ -138,6 +140,17 @@ export async function runQualityBench(args: readonly string[] = []): Promise<Qua
     process.exitCode = 1;
   }
   return scores;
+}
+
+/** The sites `--site=<name>` and `--group=<group>` name (all when neither is given). */
+function selectedSites(sites: BenchSite[], args: readonly string[]): BenchSite[] {
+  const valuesOf = (flag: string) => args.filter((arg) => arg.startsWith(`${flag}=`)).map((arg) => arg.slice(flag.length + 1));
+  const names = valuesOf('--site');
+  const groups = valuesOf('--group');
+  const unknown = [...names.filter((name) => !sites.some((site) => site.name === name)), ...groups.filter((group) => !(group in GROUP_NAMES))];
+  if (unknown.length > 0) throw new Error(`unknown site or group: ${unknown.join(', ')} (sites: ${sites.map((site) => site.name).join(', ')})`);
+  if (names.length === 0 && groups.length === 0) return sites;
+  return sites.filter((site) => names.includes(site.name) || groups.includes(site.group));
 }
 
 function benchSites(): BenchSite[] {

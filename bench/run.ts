@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
-// One benchmark alone: `npm run bench -- crawl` (names: balance, pickup, crawl, generate, quality).
+// One benchmark alone: `npm run bench -- crawl` (names: balance, pickup, crawl, generate, quality, render).
 // The soak under faults and the isolation attacks run only when named: `npm run bench -- soak`,
 // `npm run bench -- isolation` (a few minutes each).
 // Flags (`--update`) go to the benchmarks that take them: `npm run bench -- quality --update`.
@@ -9,6 +9,7 @@ import { runGenerateBench } from './generate.ts';
 import { runIsolationBench } from './isolation.ts';
 import { runPickupBench } from './pickup.ts';
 import { runQualityBench } from './quality.ts';
+import { runRenderBench } from './render.ts';
 import { runSoakBench } from './soak.ts';
 
 const args = process.argv.slice(2);
@@ -34,6 +35,10 @@ if (include('generate')) {
 if (include('quality')) {
   console.log('\n== llms.txt quality on the corpus sites and Debian-packaged documentation (simple, maxUrls 200) ==');
   await runQualityBench(args);
+}
+if (include('render')) {
+  console.log('\n== A 100-page site rendered in Chromium beside the same pages fetched as HTML ==');
+  await runRenderBench();
 }
 if (wanted.has('soak')) {
   console.log('\n== Soak: 2 API + 2 worker processes on PostgreSQL, workers killed and frozen ==');

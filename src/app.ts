@@ -1,6 +1,7 @@
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CredentialCache, listenForRevocations } from './auth/credential-cache.ts';
+import { callerIdentifier } from './auth/identify.ts';
 import type { AppDeps } from './deps.ts';
 import type { CreditSummary } from './credits/ledger.ts';
 import { forgetOnRowChanges, ReadCache } from './db/read-cache.ts';
@@ -8,7 +9,7 @@ import type { GenerationJob } from './generation/generation.ts';
 import { discoveryRoutes } from './discovery/routes.ts';
 import { generationRoutes } from './generation/routes.ts';
 import { siteRoutes } from './sites/routes.ts';
-import { startJobRuntime } from './jobs/runtime.ts';
+import { startJobRuntime } from './job-runtime.ts';
 import { createMailer } from './mail/mailer.ts';
 import { registerAuthentication } from './http/authenticate.ts';
 import { frameworkErrors, registerErrorHandling } from './http/error-handler.ts';
@@ -66,7 +67,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   const balanceReads = new ReadCache<CreditSummary>();
   const jobReads = new ReadCache<GenerationJob>();
   app.addHook('onClose', await forgetOnRowChanges(deps.database, { accounts: balanceReads, generation_jobs: jobReads }));
-  registerAuthentication(app, { db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, credentials });
+  registerAuthentication(app, callerIdentifier({ db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, credentials }));
   registerIdempotency(app, { db: deps.database.db, clock: deps.clock });
   const jobs = await startJobRuntime({ ...deps, jobReads }, app.log, { workers: deps.runWorkers ?? false, warmUp: deps.warmUp });
   app.addHook('onClose', () => jobs.stop());

@@ -2,6 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
+/** Headless Chromium for `options.render` (crawl/render/browser-pool.ts). */
+export interface RenderSettings {
+  /** Chromium's executable (Debian's `chromium`) */
+  chromiumPath: string;
+  /** pages rendered at once in this process */
+  concurrency: number;
+  /** one page's time budget, from its navigation to its HTML */
+  pageTimeoutMs: number;
+  /** the browser is closed after this long without a page */
+  idleMs: number;
+  /** the V8 heap of a page's renderer: a page that allocates without end crashes there */
+  memoryMb: number;
+}
+
 /** Everything the service reads from its environment, validated once at start. */
 export interface Config {
   port: number;
@@ -49,6 +63,8 @@ export interface Config {
   /** Bytes of hosted files (and their compressed forms) kept in memory after they were sent. */
   hostedFileCacheBytes: number;
   generation: GenerationLimits;
+  /** Headless Chromium for `options.render` (crawl/render/browser-pool.ts). */
+  render: RenderSettings;
 }
 
 /** How long a client may take over what it sends: a socket past them is closed. */
@@ -275,6 +291,18 @@ export function loadConfig(env: Env = process.env): Config {
       secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
       threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
     },
+    render: renderSettings(env),
+  };
+}
+
+/** Chromium for rendering; the CLI reads the same variables. */
+export function renderSettings(env: Env): RenderSettings {
+  return {
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    concurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1, 16),
+    pageTimeoutMs: Math.round(decimal(env, 'RENDER_PAGE_TIMEOUT_SECONDS', 10, 0.5, 120) * 1000),
+    idleMs: Math.round(decimal(env, 'RENDER_IDLE_SECONDS', 30, 0.1, 3600) * 1000),
+    memoryMb: integer(env, 'RENDER_MEMORY_MB', 256, 32, 4096),
   };
 }
 

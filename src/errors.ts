@@ -75,6 +75,8 @@ export const errors = {
   tooManyJobs: (max: number) => new ApiError(429, `Too many jobs in progress: at most ${max} at once`),
   fileNotFound: () => new ApiError(404, 'File not found'),
   markdownExportRequiresPaidPlan: () => new ApiError(403, 'Markdown export requires a paid plan'),
+  renderingUnavailable: () =>
+    new ApiError(422, 'Rendering is not available on this server: Chromium is not installed. Use render "never", or install Chromium (README, "Rendering pages")'),
 
   // job webhooks
   webhookEndpointNotFound: () => new ApiError(404, 'Webhook endpoint not found'),
@@ -121,6 +123,13 @@ export const scheduleOutcomes = {
   failed: (reason: string) => `failed: ${reason}`.slice(0, 300),
 } as const;
 
+/** Why a schedule's frequency is refused (in `Validation error: …`). */
+export const scheduleMessages = {
+  tooOften: 'frequency must not run more often than once an hour',
+  badFrequency: (words: readonly string[], detail: string) =>
+    `frequency must be ${words.join(', ')} or a cron expression in UTC such as "0 6 * * 1" (every Monday at 06:00): ${detail}`,
+} as const;
+
 /** What a webhook endpoint's delivery log says beyond the receiver's own answers. */
 export const webhookMessages = {
   secretUnreadable: "The endpoint's signing secret cannot be opened (sealed under a previous JWT_SECRET): register the endpoint again",
@@ -132,17 +141,31 @@ export const crawlMessages = {
   addressRefused: 'Refused to connect to a private or reserved address',
 } as const;
 
+/** `enhanced` asked for without an AI provider: the one sentence the start, the estimate and the job say. */
+const WITHOUT_AI = "as simple, at simple's price: enhanced needs an AI provider, and none is configured (set LLM_PROVIDER)";
+
 /** What a job's `error` and `message` fields say: shown to users like the errors above. */
 export const jobMessages = {
   canceled: 'Canceled',
   abandoned: 'The job was interrupted repeatedly (its worker stopped) and was abandoned',
   unexpected: 'The job failed unexpectedly',
   noPages: (url: string) => `No pages could be read from ${url}`,
+  scriptRendered: (url: string) =>
+    `No readable pages at ${url}: its pages look built by JavaScript in the browser (a script bundle, an empty mount point, little text). Generate again with the option render "auto" to render them`,
   queued: 'Generation started',
   fromCache: 'Served from cache: this site was generated with the same options recently',
-  completed: (pages: number) => `Generated from ${pages} page${pages === 1 ? '' : 's'}`,
-  extractiveFallback: 'No AI provider is configured: descriptions were written by the built-in extractive describer',
+  completed: (pages: number, notes: { withoutAi: boolean; leftOut: number | null }) =>
+    `Generated from ${pages} page${pages === 1 ? '' : 's'}${notes.withoutAi ? ` ${WITHOUT_AI}` : ''}${
+      notes.leftOut ? `; llms-full.txt leaves ${notes.leftOut} of them out to stay within maxTokens` : ''}`,
   overTimeBudget: (seconds: number, maxUrls: number) =>
     `The generation took longer than its time budget (${seconds} s for up to ${maxUrls} pages) and was stopped; the credits were refunded`,
   overMemoryLimit: (megabytes: number) => `The generation needed more memory than its limit (${megabytes} MB) and was stopped; the credits were refunded`,
+} as const;
+
+/** What the price of a generation comes with (POST /generate/estimate, the start). */
+export const priceMessages = {
+  queuedWithoutAi: `Generation started ${WITHOUT_AI}`,
+  estimateWithoutAi: `Runs ${WITHOUT_AI}`,
+  refundRule: (pagesPerCredit: number) =>
+    `The credits are reserved at the start; when the job ends it keeps a credit per ${pagesPerCredit} pages listed and the rest come back (all of them if it fails)`,
 } as const;

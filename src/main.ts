@@ -7,7 +7,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
 import { ConfigError, loadConfig, startupWarnings } from './config.ts';
 import { openDatabase } from './db/database.ts';
-import { startJobRuntime } from './jobs/runtime.ts';
+import { startJobRuntime } from './job-runtime.ts';
 import { loadTokenCounter } from './llms-txt/index.ts';
 
 function onSignals(stop: () => Promise<void>): void {
@@ -54,8 +54,8 @@ async function main(argv: string[]): Promise<void> {
 
 /**
  * A process that runs jobs loads the tokenizer every completed job counts its files with while its
- * database opens, not during its first job (a quarter of a second of compiling the module and
- * building its tables); once loaded it stays loaded either way (about 30 MB). Resolves to why it
+ * database opens, not during its first job (compiling the module and building its tables would
+ * hold that job's event loop); once loaded it stays loaded either way. Resolves to why it
  * could not be loaded, if it could not: the first job then tries again, and fails with the reason.
  */
 function preloadTokenizer(): Promise<unknown> {

@@ -1,6 +1,6 @@
 /**
  * The service as `npm start` starts it (bin/service.mjs, on the embedded database): it keeps a
- * compile cache, and loads no SDK its configuration does not use (docs/decisions.md, issue 12).
+ * compile cache, and loads no SDK its configuration does not use (docs/decisions/process-memory.md).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -8,14 +8,7 @@ import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { sendLoginCode, verifyLoginCode } from './email-login.ts';
-import { revokeAllRefreshTokens, rotateRefreshToken, startSession } from './tokens.ts';
-
-const TokenSet = Type.Object({
-  accessToken: Type.String(),
-  refreshToken: Type.String(),
-  expiresIn: Type.Integer(),
-  tokenType: Type.Literal('Bearer'),
-});
+import { revokeAllRefreshTokens, rotateRefreshToken, startSession, TokenSet } from './tokens.ts';
 
 const TokenResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), tokens: TokenSet });
 

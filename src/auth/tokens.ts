@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Type, type Static } from 'typebox';
 import { and, eq, isNull } from '../db/orm.ts';
 import { SignJWT, jwtVerify } from 'jose';
 import type { Clock } from '../clock.ts';
@@ -12,12 +13,15 @@ export const REFRESH_TOKEN_SECONDS = 7 * 24 * 3600;
 /** However often a session is refreshed, it ends this long after its login. */
 export const SESSION_MAX_SECONDS = 30 * 24 * 3600;
 
-export interface TokenSet {
-  accessToken: string;
-  refreshToken: string;
-  expiresIn: number;
-  tokenType: 'Bearer';
-}
+/** A session's tokens as login and refresh answer them. */
+export const TokenSet = Type.Object({
+  accessToken: Type.String(),
+  refreshToken: Type.String(),
+  expiresIn: Type.Integer(),
+  tokenType: Type.Literal('Bearer'),
+});
+
+export type TokenSet = Static<typeof TokenSet>;
 
 export interface TokenContext {
   db: Database;

@@ -7,7 +7,7 @@ import type { PaymentProvider } from './provider.ts';
 
 /**
  * The provider PAYMENT_PROVIDER names: `stripe` (needs its keys, checked by loadConfig) or `local`.
- * The Stripe SDK (560 modules, about 10 MB) loads only when Stripe is the provider.
+ * The Stripe SDK (hundreds of modules) loads only when Stripe is the provider.
  */
 export async function createPaymentProvider(
   deps: { config: Config; database: DatabaseHandle; clock: Clock },

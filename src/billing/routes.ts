@@ -7,13 +7,13 @@ import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { STRIPE_WEBHOOK_ROUTE } from '../http/paths.ts';
-import { errorAnswers, IsoDate, Nullable, sessionAndKeyRoutes } from '../http/schemas.ts';
+import { errorAnswers, Nullable, sessionAndKeyRoutes } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { openBillingPortal, startCreditCheckout, startSubscriptionCheckout } from './checkout.ts';
 import type { BillingDeps } from './deps.ts';
 import { fulfilCheckoutSession } from './fulfilment.ts';
 import { WebhookSignatureError, type PaymentProvider } from './provider.ts';
-import { currentSubscription } from './subscriptions.ts';
+import { currentSubscription, SubscriptionView } from './subscriptions.ts';
 import { handleWebhookEvent } from './webhooks.ts';
 
 const RedirectUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'http or https URL; may contain {CHECKOUT_SESSION_ID}' });
@@ -40,16 +40,6 @@ const SubscriptionCheckoutBody = Type.Object(
 const PortalBody = Type.Object({ returnUrl: Type.Optional(RedirectUrl) }, { additionalProperties: false });
 
 const CheckoutView = { sessionId: Type.String(), url: Type.String() };
-
-const SubscriptionView = Type.Object({
-  id: Type.String(),
-  planId: Type.String(),
-  status: Type.String(),
-  billingCycle: Type.String(),
-  currentPeriodStart: Nullable(IsoDate),
-  currentPeriodEnd: Nullable(IsoDate),
-  cancelAtPeriodEnd: Type.Boolean(),
-});
 
 /** A redirect target must be an absolute http(s) URL (`{CHECKOUT_SESSION_ID}` may appear in it). */
 function redirectUrl(field: string, value: string | undefined, fallback: string): string {

@@ -5,12 +5,14 @@
  * The account's plan follows from its subscriptions; paid invoices grant credits, once per invoice.
  */
 import { randomUUID } from 'node:crypto';
+import { Type, type Static } from 'typebox';
 import { and, desc, eq, inArray, ne, sql } from '../db/orm.ts';
 import type { Queryable, Transaction } from '../db/database.ts';
 import { accounts, subscriptions } from '../db/schema.ts';
 import { addCredits } from '../credits/ledger.ts';
 import { lockAccount } from '../db/account-lock.ts';
 import { creditsPerInvoice, findPlan, type BillingCycle } from '../plans/plans.ts';
+import { IsoDate, Nullable } from '../shapes.ts';
 import { viaProvider, type BillingDeps } from './deps.ts';
 import { invoiceFromStripe, type PaymentProvider, type ProviderSubscription } from './provider.ts';
 
@@ -50,15 +52,18 @@ export async function cancelSubscriptionsOf(
   }
 }
 
-export interface SubscriptionView {
-  id: string;
-  planId: string;
-  status: string;
-  billingCycle: string;
-  currentPeriodStart: string | null;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd: boolean;
-}
+/** A subscription as the API shows it. */
+export const SubscriptionView = Type.Object({
+  id: Type.String(),
+  planId: Type.String(),
+  status: Type.String(),
+  billingCycle: Type.String(),
+  currentPeriodStart: Nullable(IsoDate),
+  currentPeriodEnd: Nullable(IsoDate),
+  cancelAtPeriodEnd: Type.Boolean(),
+});
+
+export type SubscriptionView = Static<typeof SubscriptionView>;
 
 /** The subscription that gives the account its plan, else its latest one, else null. */
 export async function currentSubscription(db: Queryable, accountId: string): Promise<SubscriptionView | null> {

@@ -9,6 +9,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf } from '../testing/jobs.ts';
+import { startScriptSite, type ScriptSite } from '../testing/script-site.ts';
 import { describeOnEachDatabase, freePort } from '../testing/service.ts';
 
 const BIN = new URL('../../bin/llmstxt.mjs', import.meta.url).pathname;
@@ -22,14 +23,34 @@ function llmstxt(args: string[], env: Record<string, string> = {}): Promise<{ co
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** The command on a terminal of its own (util-linux `script`), typing `input` into it; its screen, stdout and stderr as one. */
+function onTerminal(args: string[], env: Record<string, string>, input: string): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, BIN, ...args].map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+    if (output.includes('[y/N]') && input) {
+      child.stdin.end(input);
+      input = '';
+    }
+  });
+  // Without the carriage returns and the line editor's cursor moves.
+  const screen = () => output.replaceAll('\r', '').replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output: screen() })));
+}
+
 let docs: DocsSite;
+let scripts: ScriptSite;
 let work: string;
 before(async () => {
   docs = await startDocsSite();
+  scripts = await startScriptSite();
   work = mkdtempSync(join(tmpdir(), 'llmstxt-cli-'));
 });
 after(async () => {
   await docs.close();
+  await scripts.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -74,6 +95,21 @@ describe('llmstxt generate (on this machine)', () => {
     assert.deepEqual([run.code, run.stderr.trim()], [2, `llmstxt: --out ${file} is not a folder`]);
   });
 
+  test('--render auto renders a site built by scripts; a bad mode or a missing Chromium is refused with exit 2', async () => {
+    const out = join(work, 'rendered');
+    const run = await llmstxt(['generate', `${scripts.origin}/`, '--out', out, '--render', 'auto', '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const paths = parseLlmsTxt(readFileSync(join(out, 'llms.txt'), 'utf8')).sections.flatMap((section) => section.links.map((link) => new URL(link.url).pathname));
+    assert.deepEqual(paths.sort(), [...scripts.pagePaths].sort());
+    const badMode = await llmstxt(['generate', `${scripts.origin}/`, '--render', 'sometimes']);
+    assert.deepEqual([badMode.code, badMode.stderr.trim()], [2, 'llmstxt: --render must be never, auto or always, not sometimes']);
+    const noChromium = await llmstxt(['generate', `${scripts.origin}/`, '--render', 'always'], { CHROMIUM_PATH: '/nonexistent/chromium' });
+    assert.deepEqual(
+      [noChromium.code, noChromium.stderr.trim()],
+      [2, 'llmstxt: --render needs Chromium, not found at /nonexistent/chromium: install it (apt-get install chromium) or set CHROMIUM_PATH'],
+    );
+  });
+
   test('exit codes a script can rely on: 2 for a bad URL or option, 3 for a site that cannot be read', async () => {
     const badUrl = await llmstxt(['generate', 'ftp://example.com/', '--out', join(work, 'bad')]);
     assert.deepEqual([badUrl.code, badUrl.stderr.trim()], [2, 'llmstxt: not an http(s) URL: ftp://example.com/']);
@@ -96,12 +132,16 @@ describeOnEachDatabase(
       const { id, apiKey } = await service().createAccount();
       const env = { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl };
       const out = join(work, `remote-${id}`);
-      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--json'], env);
+      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--json', '--yes'], env);
       assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^This job reserves 5 credits \(simple, up to 50 pages\)\. The credits are reserved at the start; /);
       const result = JSON.parse(run.stdout);
       const job = (await service().request('GET', `/api/v1/generate/${result.jobId}`, { token: apiKey })).body;
       assert.equal(readFileSync(join(out, 'llms.txt'), 'utf8'), await (await fetch(job.fileUrl)).text());
       assert.deepEqual(result.files[0].tokens, job.files.llmsTxt.tokens);
+      // What it spent, net of the refund, and the pages it listed.
+      assert.deepEqual([result.creditsUsed, result.pages], [1, docs.pagePaths.length]);
+      assert.equal((await ledgerOf(service(), id)).balance, 20 - 1);
 
       const balance = await llmstxt(['balance', '--json'], env);
       assert.equal(balance.code, 0, balance.stderr);
@@ -109,6 +149,42 @@ describeOnEachDatabase(
       const sites = await llmstxt(['sites'], env);
       assert.equal(sites.code, 0, sites.stderr);
       assert.match(sites.stdout, new RegExp(`^completed\\s+${docs.origin}/`, 'm'));
+    });
+
+    test('remote generate prints the cost first and spends nothing unless agreed: --yes, or yes on a terminal', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const env = { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl };
+      const args = ['remote', 'generate', docs.origin, '--out', join(work, `asked-${id}`), '--method', 'enhanced', '--max-urls', '20'];
+      const unasked = await llmstxt(args, env);
+      assert.equal(unasked.code, 2);
+      assert.equal(
+        unasked.stderr,
+        [
+          'This job reserves 2 credits (simple, up to 20 pages). The credits are reserved at the start; when the job ends it keeps a credit per 10 pages listed and the rest come back (all of them if it fails).',
+          "Runs as simple, at simple's price: enhanced needs an AI provider, and none is configured (set LLM_PROVIDER).",
+          'llmstxt: this job reserves 2 credits: add --yes to start it without being asked',
+          '',
+        ].join('\n'),
+      );
+      const declined = await onTerminal(args, env, 'n\n');
+      assert.equal(declined.code, 6, declined.output);
+      assert.match(declined.output, /Spend up to 2 credits\? \[y\/N\] n\s+llmstxt: not started; nothing was charged/);
+      assert.deepEqual((await ledgerOf(service(), id)).rows.map((row) => row.type), ['purchase'], 'no usage, no refund');
+
+      const agreed = await onTerminal(args, env, 'y\n');
+      assert.equal(agreed.code, 0, agreed.output);
+      assert.match(agreed.output, new RegExp(`${docs.origin}/: ${docs.pagePaths.length} pages, 1 credit spent, wrote`));
+      assert.equal((await ledgerOf(service(), id)).balance, 20 - 1);
+    });
+
+    test('--link-markdown links llms.txt to the markdown copies the service hosts', async () => {
+      const { id, apiKey } = await service().createAccount();
+      const out = join(work, `linked-${id}`);
+      const run = await llmstxt(['remote', 'generate', docs.origin, '--out', out, '--link-markdown', '--json', '--yes'], { LLMSTXT_API_KEY: apiKey, LLMSTXT_API_URL: service().baseUrl });
+      assert.equal(run.code, 0, run.stderr);
+      const links = parseLlmsTxt(readFileSync(join(out, 'llms.txt'), 'utf8')).sections.flatMap((section) => section.links);
+      assert.equal(links.length, docs.pagePaths.length);
+      for (const link of links) assert.match(link.url, new RegExp(`^${service().baseUrl}/api/v1/file/[\\w-]+/pages/.+\\.md$`));
     });
 
     test('exit 2 without a key, 4 when the service refuses, 5 when it cannot be reached', async () => {

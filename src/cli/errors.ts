@@ -11,6 +11,8 @@ export const EXIT = {
   refused: 4,
   /** the service could not be reached */
   serviceUnreachable: 5,
+  /** the cost was shown and the answer was no: nothing was started */
+  declined: 6,
 } as const;
 
 /** An error the CLI reports as `llmstxt: <message>` with its exit code. */

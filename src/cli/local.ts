@@ -4,7 +4,8 @@
  */
 import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters } from '../crawl/index.ts';
+import { BrowserPool, chromiumAvailable, DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters, type RenderMode } from '../crawl/index.ts';
+import { renderSettings } from '../config.ts';
 import { collectPages } from '../generation/pipeline.ts';
 import { createPagePool, pageReader } from '../generation/page-pool.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
@@ -18,6 +19,9 @@ export interface LocalOptions extends PathFilters {
   /** llms-full.txt's budget in tokens, or null for no budget */
   maxTokens: number | null;
   out: string;
+  render: RenderMode;
+  /** link each page to the site's own markdown copy where it has one (nothing is hosted locally) */
+  linkMarkdown: boolean;
 }
 
 export interface WrittenFile {
@@ -26,9 +30,10 @@ export interface WrittenFile {
   tokens: number;
 }
 
-export async function generateLocally(rawUrl: string, options: LocalOptions, progress: Progress, signal: AbortSignal) {
+export async function generateLocally(rawUrl: string, options: LocalOptions, progress: Progress, signal: AbortSignal, env: NodeJS.ProcessEnv = process.env) {
   const url = parseSiteUrl(rawUrl);
   assertPatterns(options);
+  const renderer = options.render === 'never' ? undefined : new BrowserPool(chromiumFor(env));
   const pages = createPagePool();
   const collected = collectPages(url, {
     maxUrls: options.maxUrls,
@@ -38,7 +43,9 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     crawl: { allowPrivate: true },
     onDiscovered: (found) => progress.update('Finding pages', found, null),
     onFetched: (fetched, total) => progress.update('Fetching pages', fetched, total),
-    read: pageReader(pages, { extractsContent: options.method === 'enhanced' || options.full }),
+    read: pageReader(pages, { extractsContent: options.method === 'enhanced' || options.full || options.linkMarkdown }),
+    render: { mode: options.render, pool: renderer },
+    siteMarkdown: options.full || options.linkMarkdown,
   });
   try {
     const result = await generateLlmsTxt(collected.pages, {
@@ -50,6 +57,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
       extractor: pages.extract,
       extractorConcurrency: pages.concurrency,
       onPagesRead: () => pages.retireWhenIdle(),
+      markdownLink: options.linkMarkdown ? (pageUrl) => pageUrl : undefined,
       signal,
       onProgress: (p) => p.phase !== 'extract' && progress.update(p.phase === 'describe' ? 'Describing pages' : 'Writing files', p.done, p.total),
     });
@@ -65,7 +73,17 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
   } finally {
     progress.done();
     await pages.close();
+    await renderer?.close();
   }
+}
+
+/** Chromium as the service would use it, refused before any page is fetched when it is not installed. */
+function chromiumFor(env: NodeJS.ProcessEnv) {
+  const settings = renderSettings(env);
+  if (!chromiumAvailable(settings.chromiumPath)) {
+    throw new CliError(EXIT.usage, `--render needs Chromium, not found at ${settings.chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  return settings;
 }
 
 function parseSiteUrl(raw: string): string {

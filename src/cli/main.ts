@@ -3,13 +3,15 @@
  * project pins. Results go to stdout (`--json` for scripts), progress and errors to stderr; the
  * exit code says what happened (errors.ts).
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
 import { Progress } from './progress.ts';
-import { balance, generateRemotely, remoteClient, sites } from './remote.ts';
+import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
+// Inlined by the CLI package's bundle (scripts/pack-cli.ts), read from the repository otherwise.
+import packageJson from '../../package.json' with { type: 'json' };
+import { RENDER_MODES, type RenderMode } from '../crawl/index.ts';
 
 const HELP = `Usage:
   llmstxt generate <url> [options]          generate on this machine (no account needed)
@@ -26,12 +28,19 @@ Options:
   --method <m>         simple (page metadata) or enhanced; default simple
   --include <pattern>  list only paths matching (glob, repeatable)
   --exclude <pattern>  never fetch paths matching (glob, repeatable)
+  --yes                remote: start without asking (the cost is printed first; without a
+                       terminal to ask on, a job that costs credits needs --yes)
+  --render <mode>      render pages in Chromium first: never, auto (pages that look built by
+                       scripts) or always; default never. Locally needs Chromium (CHROMIUM_PATH)
+  --link-markdown      llms.txt links each page to its markdown copy: the site's own, or (remote)
+                       the copy the service hosts
   --json               print the result as JSON
   --quiet              no progress on stderr
   --version            print the version
 
-Exit codes: 0 done, 2 bad arguments, 3 the site could not be read or the job failed,
-4 the service refused the request, 5 the service could not be reached, 1 anything else.`;
+Exit codes: 0 done, 2 bad arguments (or a cost not agreed to without a terminal), 3 the site
+could not be read or the job failed, 4 the service refused the request, 5 the service could
+not be reached, 6 the cost was declined, 1 anything else.`;
 
 const OPTIONS = {
   out: { type: 'string', default: '.' },
@@ -41,7 +50,10 @@ const OPTIONS = {
   method: { type: 'string', default: 'simple' },
   include: { type: 'string', multiple: true, default: [] as string[] },
   exclude: { type: 'string', multiple: true, default: [] as string[] },
+  render: { type: 'string', default: 'never' },
+  'link-markdown': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
+  yes: { type: 'boolean', short: 'y', default: false },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'v', default: false },
@@ -53,7 +65,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     const { values, positionals } = parseCommandLine(argv);
     json = values.json;
     if (values.version) {
-      console.log(`llmstxt ${packageVersion()}`);
+      console.log(`llmstxt ${packageJson.version}`);
       return EXIT.ok;
     }
     if (values.help || positionals.length === 0) {
@@ -92,6 +104,8 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     method: method(values.method),
     includePaths: values.include,
     excludePaths: values.exclude,
+    render: renderMode(values.render),
+    linkMarkdown: values['link-markdown'],
   });
   const url = (args: string[]) => {
     if (args.length !== 1) throw new CliError(EXIT.usage, 'give exactly one URL');
@@ -100,13 +114,13 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
   if (command === 'generate') {
     const options = generation();
     await prepareOutputFolder(options.out);
-    return generateLocally(url(rest), options, progress, abortOnInterrupt());
+    return generateLocally(url(rest), options, progress, abortOnInterrupt(), env);
   }
   if (command === 'remote' && rest[0] === 'generate') {
     const options = generation();
     const client = remoteClient(env);
     await prepareOutputFolder(options.out);
-    return generateRemotely(client, url(rest.slice(1)), options, progress);
+    return generateRemotely(client, url(rest.slice(1)), { ...options, yes: values.yes }, progress, terminalConsent);
   }
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
@@ -127,13 +141,15 @@ function maxTokens(raw: string | undefined, full: boolean): number | null {
   return value;
 }
 
-function packageVersion(): string {
-  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
-}
 
 function method(raw: string): 'simple' | 'enhanced' {
   if (raw !== 'simple' && raw !== 'enhanced') throw new CliError(EXIT.usage, `--method must be simple or enhanced, not ${raw}`);
   return raw;
+}
+
+function renderMode(raw: string): RenderMode {
+  if (!(RENDER_MODES as readonly string[]).includes(raw)) throw new CliError(EXIT.usage, `--render must be never, auto or always, not ${raw}`);
+  return raw as RenderMode;
 }
 
 function abortOnInterrupt(): AbortSignal {
@@ -146,7 +162,8 @@ function abortOnInterrupt(): AbortSignal {
 function describe(result: any): string {
   if (result.files) {
     const files = result.files.map((f: any) => `  ${f.path}${f.bytes === null ? '' : ` (${f.bytes.toLocaleString('en')} bytes, ${f.tokens.toLocaleString('en')} tokens)`}`);
-    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}wrote`, ...files].join('\n');
+    const credits = typeof result.creditsUsed === 'number' ? `${result.creditsUsed} credit${result.creditsUsed === 1 ? '' : 's'} spent, ` : '';
+    return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}${credits}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');

@@ -4,7 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PathFilters } from '../crawl/index.ts';
+import { createInterface } from 'node:readline/promises';
+import type { PathFilters, RenderMode } from '../crawl/index.ts';
 import { createApiClient, type ApiClient } from '../client/client.ts';
 import type { GenerationMethod } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -25,31 +26,58 @@ export interface RemoteGenerateOptions extends PathFilters {
   full: boolean;
   maxTokens: number | null;
   out: string;
+  /** start without asking, whatever it costs */
+  yes: boolean;
+  render: RenderMode;
+  linkMarkdown: boolean;
 }
 
-export async function generateRemotely(client: ReturnType<typeof remoteClient>, url: string, options: RemoteGenerateOptions, progress: Progress) {
+/** How the CLI asks before spending: on a terminal, a question; otherwise, only with --yes. */
+export interface Consent {
+  interactive: boolean;
+  ask(question: string): Promise<boolean>;
+}
+
+export const terminalConsent: Consent = {
+  interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+  async ask(question) {
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return /^y(es)?$/i.test((await prompt.question(question)).trim());
+    } finally {
+      prompt.close();
+    }
+  },
+};
+
+const PHASE_LABELS: Record<string, string> = { discovering: 'Finding pages', fetching: 'Fetching pages', describing: 'Describing', writing: 'Writing' };
+
+export async function generateRemotely(client: ReturnType<typeof remoteClient>, url: string, options: RemoteGenerateOptions, progress: Progress, consent: Consent) {
   const { api } = client;
-  const started = answer(
-    client,
-    await call(client, () =>
-      api.POST('/api/v1/generate', {
-        body: {
-          url,
-          options: {
-            maxUrls: options.maxUrls,
-            generationMethod: options.method,
-            showFullText: options.full,
-            maxTokens: options.maxTokens,
-            includePaths: options.includePaths,
-            excludePaths: options.excludePaths,
-          },
-        },
-      }),
-    ),
-  );
+  const body = {
+    url,
+    options: {
+      maxUrls: options.maxUrls,
+      generationMethod: options.method,
+      showFullText: options.full,
+      maxTokens: options.maxTokens,
+      includePaths: options.includePaths,
+      excludePaths: options.excludePaths,
+      render: options.render,
+      linkMarkdown: options.linkMarkdown,
+    },
+  };
+  const estimate = answer(client, await call(client, () => api.POST('/api/v1/generate/estimate', { body })));
+  console.error(priceLine(estimate));
+  if (estimate.credits > 0 && !options.yes) {
+    if (!consent.interactive) throw new CliError(EXIT.usage, `this job reserves ${estimate.credits} credits: add --yes to start it without being asked`);
+    if (!(await consent.ask(`Spend up to ${estimate.credits} credits? [y/N] `))) throw new CliError(EXIT.declined, 'not started; nothing was charged');
+  }
+  const started = answer(client, await call(client, () => api.POST('/api/v1/generate', { body })));
   for (;;) {
     const job = answer(client, await call(client, () => api.GET('/api/v1/generate/{jobId}', { params: { path: { jobId: started.jobId } } })));
-    progress.update('Generating', job.progress, 100);
+    if (job.phase && job.pagesTotal !== null) progress.update(PHASE_LABELS[job.phase] ?? job.phase, job.pagesDone ?? 0, job.pagesTotal);
+    else progress.update(job.status === 'pending' ? 'Queued' : 'Generating', job.progress, 100);
     if (job.status === 'failed') throw new CliError(EXIT.generationFailed, job.error ?? 'the generation failed');
     if (job.status === 'completed') {
       progress.done();
@@ -64,10 +92,18 @@ export async function generateRemotely(client: ReturnType<typeof remoteClient>, 
         await writeFile(path, await (await fetch(fileUrl)).text());
         files.push({ path, bytes: size?.bytes ?? null, tokens: size?.tokens ?? null });
       }
-      return { url: job.url, jobId: job.id, creditsUsed: started.creditsUsed, files };
+      return { url: job.url, jobId: job.id, creditsUsed: job.creditsUsed, pages: job.pagesGenerated, pagesLeftOut: job.pagesLeftOut, message: job.message, files };
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** What the start will reserve, and what comes back, in a line or two on stderr. */
+function priceLine(estimate: { credits: number; generationMethod: string; maxUrls: number; refundRule: string; fromCache: boolean; message: string | null }): string {
+  if (estimate.fromCache) return 'A recent generation with the same options answers this for 0 credits.';
+  const lines = [`This job reserves ${estimate.credits} credits (${estimate.generationMethod}, up to ${estimate.maxUrls} pages). ${estimate.refundRule}.`];
+  if (estimate.message) lines.push(`${estimate.message}.`);
+  return lines.join('\n');
 }
 
 export async function balance(client: ReturnType<typeof remoteClient>) {

@@ -2475,6 +2475,11 @@ export interface paths {
                          * @default []
                          */
                         excludePaths?: string[];
+                        /**
+                         * @description Render pages in a browser to find the links their scripts write: `auto` pages that look like an application shell, `always` every page
+                         * @default never
+                         */
+                        render?: "never" | "auto" | "always";
                     };
                 };
             };
@@ -2590,6 +2595,7 @@ export interface paths {
                         } & {
                             includePaths: string[];
                             excludePaths: string[];
+                            render: string;
                             completedAt: string | null;
                             error: string | null;
                         };
@@ -2738,7 +2744,7 @@ export interface paths {
         put?: never;
         /**
          * Generate llms.txt (and llms-full.txt) for a website; costs credits
-         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced`; unused credits come back when the job lists fewer pages. A recent identical generation (younger than cacheAge) is answered at once for 0 credits.
+         * @description Costs ceil(maxUrls / 10) credits for `simple`, twice that for `enhanced` (`enhanced` runs as `simple`, at its price, when no AI provider is configured); unused credits come back when the job lists fewer pages. `render` auto or always reserves a credit more per 10 pages, as if each were rendered; the part for pages not rendered comes back. A recent identical generation (younger than cacheAge) is answered at once for 0 credits. POST /generate/estimate answers the price first.
          */
         post: {
             parameters: {
@@ -2782,6 +2788,16 @@ export interface paths {
                             excludePaths?: string[];
                             /** @default null */
                             maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
                         };
                     };
                 };
@@ -2867,6 +2883,142 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/generate/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What POST /generate with this body would cost and run; charges nothing, creates nothing
+         * @description Takes the body of POST /generate and answers with its errors; `credits` is what that start would reserve now.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                        /** @default {} */
+                        options?: {
+                            /** @default 50 */
+                            maxUrls?: number;
+                            /** @default false */
+                            showFullText?: boolean;
+                            /** @default false */
+                            includeModificationDate?: boolean;
+                            /** @default enhanced */
+                            generationMethod?: "simple" | "enhanced";
+                            /**
+                             * @description milliseconds
+                             * @default 3600000
+                             */
+                            cacheAge?: number;
+                            /**
+                             * @description Glob patterns on the URL path (only these are listed; without any, the start URL’s folder is), read as .gitignore reads them: `*` within a segment, `**` across; a leading / anchors at the root; a pattern covers everything below it. Exclusions win.
+                             * @default []
+                             */
+                            includePaths?: string[];
+                            /**
+                             * @description Glob patterns on the URL path (never fetched nor listed), read as .gitignore reads them: `*` within a segment, `**` across; a leading / anchors at the root; a pattern covers everything below it. Exclusions win.
+                             * @default []
+                             */
+                            excludePaths?: string[];
+                            /** @default null */
+                            maxTokens?: number | null;
+                            /**
+                             * @description Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered
+                             * @default never
+                             */
+                            render?: "never" | "auto" | "always";
+                            /**
+                             * @description llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here
+                             * @default false
+                             */
+                            linkMarkdown?: boolean;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description What the start would reserve now (0 when a recent identical generation would answer it) */
+                            credits: number;
+                            /** @description The method that would run, `simple` or `enhanced`: `simple` when `enhanced` is asked for without an AI provider */
+                            generationMethod: string;
+                            /** @description The most pages the job lists */
+                            maxUrls: number;
+                            /** @description Pages a credit pays for with that method */
+                            pagesPerCredit: number;
+                            /** @description What comes back when the job lists fewer pages */
+                            refundRule: string;
+                            /** @description The part of `credits` reserved for rendering (`render` auto or always): a credit per 10 pages, the part for pages not rendered comes back */
+                            renderingCredits: number;
+                            /** @description A recent identical generation (younger than cacheAge) would answer the start */
+                            fromCache: boolean;
+                            message: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Unprocessable */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/generate/{jobId}": {
         parameters: {
             query?: never;
@@ -2906,6 +3058,8 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                render: string;
+                                linkMarkdown: boolean;
                             };
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -2923,6 +3077,13 @@ export interface paths {
                             fullTextUrl: string | null;
                             error: string | null;
                             message: string | null;
+                            phase: string | null;
+                            pagesDone: number | null;
+                            pagesTotal: number | null;
+                            pagesGenerated: number | null;
+                            pagesLeftOut: number | null;
+                            /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
+                            creditsUsed: number;
                             /** Format: date-time */
                             createdAt: string;
                             completedAt: string | null;
@@ -3013,6 +3174,8 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 };
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3030,6 +3193,13 @@ export interface paths {
                                 fullTextUrl: string | null;
                                 error: string | null;
                                 message: string | null;
+                                phase: string | null;
+                                pagesDone: number | null;
+                                pagesTotal: number | null;
+                                pagesGenerated: number | null;
+                                pagesLeftOut: number | null;
+                                /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
+                                creditsUsed: number;
                                 /** Format: date-time */
                                 createdAt: string;
                                 completedAt: string | null;
@@ -3141,6 +3311,8 @@ export interface paths {
                                     includePaths: string[];
                                     excludePaths: string[];
                                     maxTokens: number | null;
+                                    render: string;
+                                    linkMarkdown: boolean;
                                 } | null;
                                 files: {
                                     /** @description the tokenizer's encoding: o200k_base */
@@ -3174,6 +3346,12 @@ export interface paths {
                                         from: string;
                                         to: string;
                                     }[];
+                                } | null;
+                                lastFailure: {
+                                    jobId: string;
+                                    message: string;
+                                    /** Format: date-time */
+                                    at: string;
                                 } | null;
                                 /** Format: date-time */
                                 createdAt: string;
@@ -3263,6 +3441,8 @@ export interface paths {
                                 includePaths: string[];
                                 excludePaths: string[];
                                 maxTokens: number | null;
+                                render: string;
+                                linkMarkdown: boolean;
                             } | null;
                             files: {
                                 /** @description the tokenizer's encoding: o200k_base */
@@ -3296,6 +3476,12 @@ export interface paths {
                                     from: string;
                                     to: string;
                                 }[];
+                            } | null;
+                            lastFailure: {
+                                jobId: string;
+                                message: string;
+                                /** Format: date-time */
+                                at: string;
                             } | null;
                             /** Format: date-time */
                             createdAt: string;
@@ -3706,6 +3892,142 @@ export interface paths {
                 header?: never;
                 path: {
                     siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/file/{siteId}/pages/{*}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": string;
+                    };
+                };
+                /** @description Default Response */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)
+         * @description The path is the page's own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.
+         */
+        head: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                    "*": string;
                 };
                 cookie?: never;
             };
@@ -4187,7 +4509,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description `daily`, `weekly`, or a cron expression in UTC running at most hourly */
+                        /** @description `hourly`, `daily` or `weekly` (every hour, 24 hours or 7 days after it is set), or a cron expression in UTC running at most hourly */
                         frequency: string;
                     };
                 };

@@ -36,6 +36,8 @@ export interface DiscoverOptions {
    * is crawled and only what they include is listed.
    */
   paths?: PathFilters;
+  /** Each robots.txt the job reads (the start host's, and the host it redirects to), as it is read. */
+  onRobots?: (origin: string, robots: Robots) => void;
 }
 
 /** How the crawler may reach the network; the service builds this from its environment. */
@@ -97,7 +99,7 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
   const paths = pathMatcher(options.paths ?? NO_PATH_FILTERS);
   const wholeHost = (options.paths?.includePaths.length ?? 0) > 0;
   try {
-    const site = await openSite(start, fetcher, limits, signal, warn, wholeHost);
+    const site = await openSite(start, fetcher, limits, signal, warn, wholeHost, options.onRobots);
     const { scope, robots, startResponse } = site;
     fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
 
@@ -181,10 +183,12 @@ async function openSite(
   signal: AbortSignal,
   warn: (message: string | null) => void,
   wholeHost: boolean,
+  onRobots?: (origin: string, robots: Robots) => void,
 ): Promise<OpenedSite> {
   let origin = new URL(start).origin;
   let scope = wholeHost ? scopeOf(`${origin}/`) : scopeOf(start);
   let { robots, failure } = await fetchRobotsOrFail(origin, start, fetcher, limits, signal, warn);
+  onRobots?.(origin, robots);
   if (!robots.isAllowed(start)) {
     if (!failure) warn(`robots.txt does not allow ${start}; the link crawler did not start`);
     return { origin, scope, robots, failure };
@@ -206,6 +210,7 @@ async function openSite(
     origin = new URL(startResponse.url).origin;
     scope = { ...scope, host: finalHost! };
     ({ robots, failure } = await fetchRobotsOrFail(origin, startResponse.url, fetcher, limits, signal, warn));
+    onRobots?.(origin, robots);
   }
   return { origin, scope, robots, startResponse, failure };
 }

@@ -28,3 +28,13 @@ export type { SitemapEntry } from './sitemaps.ts';
 export { extractLinks, scanLinks } from './links.ts';
 export type { ExtractOptions as LinkOptions, LinkScan, PageLinks } from './links.ts';
 export { decodeBody } from './charset.ts';
+
+export { assertCanRender, BrowserPool, chromiumAvailable } from './render/browser-pool.ts';
+export { createJobFetchers } from './render/job-fetcher.ts';
+export type { JobFetchers } from './render/job-fetcher.ts';
+export type { RenderingFetcher } from './render/rendering-fetcher.ts';
+export { RENDER_MODES } from './render/modes.ts';
+export type { RenderMode } from './render/modes.ts';
+export { KnownRobots } from './known-robots.ts';
+export { MarkdownCopies, markdownCandidates, stripFrontMatter } from './markdown-copies.ts';
+export type { SiteMarkdown } from './markdown-copies.ts';

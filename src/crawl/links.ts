@@ -22,6 +22,8 @@ export interface PageLinks {
   noindex: boolean;
   nofollow: boolean;
   title: string | null;
+  /** `<link rel="alternate" type="text/markdown" href>`: the page's own markdown copy. */
+  markdown: string | null;
 }
 
 export interface ExtractOptions {
@@ -32,8 +34,9 @@ export interface ExtractOptions {
 const MAX_TITLE_CHARS = 1000;
 const SKIPPED_SCHEMES = /^\s*(?:#|javascript:|mailto:|tel:|data:|about:|blob:)/i;
 const TAGS = new Set(['a', 'area', 'base', 'link', 'meta', 'title']);
-type Attribute = 'href' | 'rel' | 'name' | 'content' | 'http-equiv';
-const ATTRIBUTES = new Set<string>(['href', 'rel', 'name', 'content', 'http-equiv']);
+type Attribute = 'href' | 'rel' | 'name' | 'content' | 'http-equiv' | 'type';
+const ATTRIBUTES = new Set<string>(['href', 'rel', 'name', 'content', 'http-equiv', 'type']);
+const MARKDOWN_TYPE = /^\s*text\/(?:x-)?markdown\s*(?:;|$)/i;
 
 // Called for every tag of every page: rule out most tag names by length and first
 // letter before allocating a lowercase copy (a, area, base, link, meta, title).
@@ -82,7 +85,8 @@ function resolveLinks(scan: PageScan, pageUrl: string, maxUrlLength: number): Pa
   const canonical = scan.canonical !== null ? normalizeUrl(scan.canonical.trim(), baseUrl, maxUrlLength) : null;
   const refresh = scan.refresh !== null ? normalizeUrl(scan.refresh, baseUrl, maxUrlLength) : null;
   const title = scan.title !== null ? scan.title.replace(/\s+/g, ' ').trim().slice(0, MAX_TITLE_CHARS) : '';
-  return { links, writtenAs, canonical, refresh, noindex: scan.noindex, nofollow: scan.nofollow, title: title || null };
+  const markdown = scan.markdown !== null ? normalizeUrl(scan.markdown.trim(), baseUrl, maxUrlLength) : null;
+  return { links, writtenAs, canonical, refresh, noindex: scan.noindex, nofollow: scan.nofollow, title: title || null, markdown };
 }
 
 /** Tokenizer callbacks; positions are offsets into `html` (it is written in one piece). */
@@ -94,6 +98,7 @@ class PageScan implements TokenizerCallbacks {
   noindex = false;
   nofollow = false;
   title: string | null = null;
+  markdown: string | null = null;
 
   private tag: string | null = null; // the open tag, when it is one of TAGS
   private href: string | undefined;
@@ -101,6 +106,7 @@ class PageScan implements TokenizerCallbacks {
   private name: string | undefined;
   private content: string | undefined;
   private 'http-equiv': string | undefined;
+  private type: string | undefined;
   private attribName: Attribute | null = null;
   private attribValue = '';
   private inTitle = false;
@@ -120,7 +126,7 @@ class PageScan implements TokenizerCallbacks {
     const name = this.html.slice(start, end).toLowerCase();
     if (!TAGS.has(name)) return;
     this.tag = name;
-    this.href = this.rel = this.name = this.content = this['http-equiv'] = undefined;
+    this.href = this.rel = this.name = this.content = this['http-equiv'] = this.type = undefined;
   }
 
   onattribname(start: number, end: number): void {
@@ -169,7 +175,9 @@ class PageScan implements TokenizerCallbacks {
         if (this.base === null) this.base = this.href ?? null;
         return;
       case 'link':
-        if (this.canonical === null && this.rel !== undefined && hasToken(this.rel, 'canonical')) this.canonical = this.href ?? null;
+        if (this.rel === undefined) return;
+        if (this.canonical === null && hasToken(this.rel, 'canonical')) this.canonical = this.href ?? null;
+        if (this.markdown === null && this.type !== undefined && MARKDOWN_TYPE.test(this.type) && hasToken(this.rel, 'alternate')) this.markdown = this.href ?? null;
         return;
       case 'meta': {
         const name = this.name?.toLowerCase();

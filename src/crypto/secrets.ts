@@ -15,7 +15,7 @@ export function randomBase62(bytes: number): string {
 
 /**
  * Secrets are stored only as this hash; a leaked table gives nothing to log in with. Every API-key
- * request hashes its key: the one-shot `hash` takes 0.25 µs where a Hash object took 0.65.
+ * request hashes its key, so it uses the one-shot `hash`, cheaper than building a Hash object.
  */
 export function sha256(secret: string): string {
   return hash('sha256', secret, 'hex');

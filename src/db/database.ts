@@ -76,10 +76,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 /**
- * One process's database needs far less than PGlite's default of 128 MB of shared buffers,
- * which it keeps in a WebAssembly heap that never gives memory back. 16 MB was as fast in the
- * generation benchmark as 32 MB and 128 MB (the PostgreSQL manual, 1,000 pages with full text),
- * and 10-20 MB lower; 8 MB gained nothing more.
+ * One process's database needs far less than PGlite's default shared buffers, which it keeps in a
+ * WebAssembly heap that never gives memory back. 16 MB was as fast in the generation benchmark as
+ * the larger settings, with a lower peak; less gained nothing more (bench/HISTORY.md).
  */
 const PGLITE_SETTINGS = ['shared_buffers=16MB'];
 

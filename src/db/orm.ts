@@ -1,8 +1,8 @@
 /**
  * drizzle-orm, from its CommonJS build: every value the code uses comes through here. The same
- * library, version and types as its ES-module build, which costs a Node 24 process about 35 MB for
- * good at start: Node reads drizzle-orm's 178 kB `exports` map again for each of the ~450 modules
- * it loads (see docs/decisions.md, issue 12, seventh part). Type-only imports may name drizzle-orm
+ * library, version and types as its ES-module build, which costs a Node 24 process memory for
+ * good at start: Node reads drizzle-orm's large `exports` map again for each of the hundreds of
+ * modules it loads (docs/decisions/process-memory.md). Type-only imports may name drizzle-orm
  * itself; `orm.test.ts` checks that no value import does.
  */
 import { createRequire } from 'node:module';

@@ -1,8 +1,8 @@
 /**
  * Creates a new PGlite data folder in a process of its own, as PostgreSQL's own `initdb` is a
- * program of its own: initialising a cluster grows the WebAssembly heap to about 400 MB, and a
- * WebAssembly heap never shrinks, so done in the service it would stay the service's footprint
- * for as long as it runs (a reopened folder needs about half).
+ * program of its own: initialising a cluster grows the WebAssembly heap far beyond what a reopened
+ * folder needs, and a WebAssembly heap never shrinks, so done in the service it would stay the
+ * service's footprint for as long as it runs.
  * Run as a script: `node src/db/pglite-initdb.ts <folder>`.
  */
 import { spawnSync } from 'node:child_process';

@@ -112,8 +112,8 @@ export const siteFiles = pgTable(
 );
 
 /**
- * A file's text in parts of at most FILE_PART_CHARS characters, in order: a 6 MB llms-full.txt in
- * one statement held about 85 MB more in the embedded database for good (decisions, issue 12). The
+ * A file's text in parts of at most FILE_PART_CHARS characters, in order: the embedded database
+ * keeps the memory its largest statement needed for good (docs/decisions/hosted-files.md). The
  * parts follow their file when it is renamed (`previous-…`) or deleted.
  */
 export const siteFileParts = pgTable(
@@ -167,6 +167,14 @@ export const generationJobs = pgTable(
     pagesGenerated: integer('pages_generated'),
     /** The completed job's files' sizes: `{ llmsTxt: { bytes, tokens }, llmsFullTxt: … | null }`. */
     fileSizes: jsonb('file_sizes'),
+    /** A running job's phase and page counts: `{ phase, done, total }` (see generation/job-progress.ts). */
+    stage: jsonb('stage'),
+    /** Pages llms-full.txt left out to keep within maxTokens (null: no budget, or no full text). */
+    pagesLeftOut: integer('pages_left_out'),
+    /** Pages rendered in a browser and listed (render auto or always), charged a credit per 10; null otherwise. */
+    pagesRendered: integer('pages_rendered'),
+    /** The method asked for when it differs from the one that ran (`enhanced` without an AI provider). */
+    methodAsked: text('method_asked'),
     attempts: integer('attempts').notNull().default(0),
     /** A running worker pushes this forward; past it, the job's worker is taken for dead. */
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, mode: 'date' }),
@@ -193,10 +201,16 @@ export const mappedUrls = pgTable(
     markdown: text('markdown'),
     /** SHA-1 of the page's HTML when it was generated: a scheduled refresh compares it (schedules/scheduler.ts). */
     contentHash: text('content_hash'),
+    /** Where the page's markdown is hosted below its site's file URL (sites/hosted-markdown.ts); null without markdown. */
+    markdownPath: text('markdown_path'),
     position: integer('position').notNull().default(0),
     ...timestamps,
   },
-  (t) => [uniqueIndex('mapped_urls_site_url_idx').on(t.siteId, t.url), index('mapped_urls_site_position_idx').on(t.siteId, t.position)],
+  (t) => [
+    uniqueIndex('mapped_urls_site_url_idx').on(t.siteId, t.url),
+    index('mapped_urls_site_position_idx').on(t.siteId, t.position),
+    index('mapped_urls_site_markdown_path_idx').on(t.siteId, t.markdownPath),
+  ],
 );
 
 export const discoveryJobs = pgTable(
@@ -209,6 +223,8 @@ export const discoveryJobs = pgTable(
     maxUrls: integer('max_urls').notNull(),
     includePaths: jsonb('include_paths').$type<string[]>().notNull().default([]),
     excludePaths: jsonb('exclude_paths').$type<string[]>().notNull().default([]),
+    /** never | auto | always (crawl/render/modes.ts) */
+    render: text('render').notNull().default('never'),
     status: text('status').notNull().default('pending'),
     progress: integer('progress').notNull().default(0),
     urlsFound: integer('urls_found').notNull().default(0),

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
-import { discover, type CrawlOptions, type DiscoveryMode } from '../crawl/index.ts';
+import { createJobFetchers, discover, type BrowserPool, type CrawlOptions, type DiscoveryMode, type RenderMode } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';
 import type { JobKind } from '../jobs/workers.ts';
@@ -13,6 +13,8 @@ interface Deps {
   db: Database;
   clock: Clock;
   crawl: CrawlOptions;
+  /** the process's browser, for jobs that render their pages */
+  renderer?: BrowserPool;
 }
 
 const INSERT_CHUNK = 500;
@@ -38,7 +40,11 @@ export function discoveryJobKind(deps: Deps): JobKind {
       await db.delete(discoveredUrls).where(eq(discoveredUrls.discoveryId, job.id));
       const onProgress = (found: number) => progress({ found, maxUrls: job.maxUrls });
       const paths = { includePaths: job.includePaths, excludePaths: job.excludePaths };
-      const result = await discover(job.url, { mode: job.type as DiscoveryMode, maxUrls: job.maxUrls, paths, signal, onProgress }, deps.crawl);
+      const { pages: fetcher, robots } = createJobFetchers(deps.crawl, { mode: job.render as RenderMode, pool: deps.renderer });
+      const onRobots = robots.set.bind(robots);
+      const result = await discover(job.url, { mode: job.type as DiscoveryMode, maxUrls: job.maxUrls, paths, signal, onProgress, onRobots }, { ...deps.crawl, fetcher }).finally(
+        () => fetcher.close(),
+      );
       await progress.flush();
       if (signal.aborted) return;
       await db.transaction(async (tx) => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
-import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
+import { waitForDiscovery } from '../testing/jobs.ts';
+import { describeOnEachDatabase } from '../testing/service.ts';
 
 let site: DocsSite;
 before(async () => {
@@ -10,18 +11,6 @@ before(async () => {
 after(async () => {
   await site.close();
 });
-
-async function waitForDiscovery(service: TestService, token: string, id: string, timeoutMs = 30_000) {
-  const started = Date.now();
-  for (;;) {
-    const res = await service.request('GET', `/api/v1/discovery/${id}`, { token });
-    assert.equal(res.status, 200, res.text);
-    if (res.body.status === 'completed' || res.body.status === 'failed') return res.body;
-    assert.ok(Date.now() - started < timeoutMs, `discovery still ${res.body.status} after ${timeoutMs} ms`);
-    if (res.body.status === 'processing') assert.equal(res.body.completedAt, null);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describeOnEachDatabase(
   'Discovery jobs',

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
-import type { GuardOptions, PathFilters } from '../crawl/index.ts';
+import type { GuardOptions, PathFilters, RenderMode } from '../crawl/index.ts';
 import { refuseUnreachableTarget } from '../http/target-url.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
@@ -27,7 +27,7 @@ interface Deps {
 /** A rough promise to show the caller; local measurements run far faster, remote sites slower. */
 const SECONDS_PER_URL = 0.2;
 
-export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType } & PathFilters) {
+export async function startDiscovery(deps: Deps, accountId: string, input: { url: string; maxUrls: number; type: DiscoveryType; render: RenderMode } & PathFilters) {
   await refuseUnreachableTarget(input.url, deps.crawl);
   const job = await deps.db.transaction(async (tx) => {
     const owner = await deps.queue.admit(tx, 'discovery', accountId);

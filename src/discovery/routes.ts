@@ -5,20 +5,24 @@ import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, MaxUrls, Nullable, OneOf, PageFields, PageQuery } from '../http/schemas.ts';
 import { parsePathFilters, PathPatternFields } from '../http/path-patterns.ts';
 import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import type { GuardOptions } from '../crawl/index.ts';
+import { assertCanRender, RENDER_MODES, type GuardOptions } from '../crawl/index.ts';
 import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDiscoveries, startDiscovery, type DiscoveryJob } from './discovery.ts';
 
 const StartBody = Type.Object(
   {
     url: TargetUrl,
-    maxUrls: Type.Integer({ minimum: 1, maximum: 1000, default: 50 }),
+    maxUrls: MaxUrls,
     discoveryType: OneOf(DISCOVERY_TYPES, { default: 'full' }),
     ...PathPatternFields,
+    render: OneOf(RENDER_MODES, {
+      default: 'never',
+      description: 'Render pages in a browser to find the links their scripts write: `auto` pages that look like an application shell, `always` every page',
+    }),
   },
   { additionalProperties: false },
 );
@@ -37,6 +41,7 @@ const JobView = Type.Intersect([
   Type.Object({
     includePaths: Type.Array(Type.String()),
     excludePaths: Type.Array(Type.String()),
+    render: Type.String(),
     completedAt: Nullable(IsoDate),
     error: Nullable(Type.String()),
   }),
@@ -81,10 +86,12 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
     },
     async (request, reply) => {
       const { body } = request;
+      assertCanRender(body.render, deps.config.render);
       const { job, estimatedCompletion } = await startDiscovery(deps, callerOf(request).accountId, {
         url: parseTargetUrl(body.url),
         maxUrls: body.maxUrls,
         type: body.discoveryType,
+        render: body.render,
         ...parsePathFilters(body),
       });
       return reply.code(201).send({
@@ -129,7 +136,7 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
     },
     async (request) => {
       const job = await getDiscovery(db, callerOf(request).accountId, request.params.discoveryId);
-      return { ...summary(job), includePaths: job.includePaths, excludePaths: job.excludePaths, completedAt: job.completedAt?.toISOString() ?? null, error: job.error };
+      return { ...summary(job), includePaths: job.includePaths, excludePaths: job.excludePaths, render: job.render, completedAt: job.completedAt?.toISOString() ?? null, error: job.error };
     },
   );
 
@@ -142,15 +149,13 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
         summary: 'The URLs a discovery job found, in the order found',
         params: Type.Object({ discoveryId: Id }),
         querystring: Type.Object(
-          { page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) },
+          PageQuery(50),
           { additionalProperties: false },
         ),
         response: {
           200: Type.Object({
             urls: Type.Array(Type.Object({ url: Type.String(), source: Type.String(), lastModified: Nullable(Type.String()) })),
-            total: Type.Integer(),
-            page: Type.Integer(),
-            totalPages: Type.Integer(),
+            ...PageFields,
           }),
           ...errorAnswers(404),
         },

@@ -22,9 +22,19 @@ after(async () => {
 
 async function generateEnhanced(service: TestService) {
   const { id: accountId, apiKey } = await service.createAccount();
-  const start = await service.request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { maxUrls: 10, generationMethod: 'enhanced' } } });
+  const body = { url: site.origin, options: { maxUrls: 10, generationMethod: 'enhanced' } };
+  // With a provider, enhanced runs it at twice simple's price, as the estimate says first.
+  const simple = await service.request('POST', '/api/v1/generate/estimate', { token: apiKey, body: { ...body, options: { ...body.options, generationMethod: 'simple' } } });
+  const estimate = await service.request('POST', '/api/v1/generate/estimate', { token: apiKey, body });
+  assert.deepEqual([simple.body.credits, simple.body.pagesPerCredit], [1, 10]);
+  assert.deepEqual(
+    { ...estimate.body, refundRule: undefined },
+    { credits: 2, generationMethod: 'enhanced', maxUrls: 10, pagesPerCredit: 5, refundRule: undefined, renderingCredits: 0, fromCache: false, message: null },
+  );
+  const start = await service.request('POST', '/api/v1/generate', { token: apiKey, body });
   assert.equal(start.status, 200, start.text);
-  assert.equal(start.body.creditsUsed, 2);
+  assert.deepEqual([start.body.creditsUsed, start.body.message], [estimate.body.credits, 'Generation started']);
+  assert.deepEqual((await ledgerOf(service, accountId)).rows.filter((row) => row.type === 'usage').map((row) => row.amount), [-2]);
   const job = await waitForGeneration(service, apiKey, start.body.jobId, 90_000);
   assert.equal(job.status, 'completed', job.error);
   const urls = await service.request('GET', `/api/v1/sites/${job.siteId}/urls?limit=100`, { token: apiKey });
@@ -40,7 +50,8 @@ describeOnEachDatabase(
       const calls = model.requests.length;
       const { accountId, job, urls, text } = await generateEnhanced(service());
       assert.ok(model.requests.length > calls, 'the model was called');
-      assert.doesNotMatch(job.message, /extractive/);
+      assert.equal(job.message, `Generated from ${urls.length} pages`);
+      assert.equal(job.options.generationMethod, 'enhanced');
       for (const u of urls) {
         assert.match(u.title, /^AI title: /);
         assert.equal(u.description, `AI description of ${u.url}.`);

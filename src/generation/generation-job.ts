@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, eq, sql } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
-import type { CrawlOptions } from '../crawl/index.ts';
+import type { BrowserPool, CrawlOptions, RenderMode } from '../crawl/index.ts';
 import type { Database, Transaction } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
@@ -14,6 +14,7 @@ import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
+import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/hosted-markdown.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions } from './options.ts';
 import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
@@ -23,6 +24,7 @@ import { collectPages } from './pipeline.ts';
 import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';
+import type { JobPhase, JobProgress } from './job-progress.ts';
 
 export interface GenerationJobDeps {
   db: Database;
@@ -38,10 +40,12 @@ export interface GenerationJobDeps {
   threads?: GenerationThreads;
   /** for the file URLs a `generation.completed` webhook carries */
   publicUrl: string;
+  /** the process's browser, for jobs that render their pages; absent where jobs are not run */
+  renderer?: BrowserPool;
   /**
    * The API's job reads in this process. A job puts its row there just before the transaction that
    * stores its pages: on the embedded database (one connection) a poll that missed the cache would
-   * otherwise wait for that whole transaction, about a second for 1,000 pages with their markdown.
+   * otherwise wait for that whole transaction.
    */
   jobReads?: ReadCache<GenerationJob>;
 }
@@ -59,13 +63,24 @@ const INSERT_MARKDOWN_CHARS = FILE_PART_CHARS;
  */
 const BUDGET_BASE_PAGES = 60;
 
-/** How long a job may run before it is stopped and refunded: it grows with the pages it may list. */
-export function timeBudgetMs(secondsPerPage: number, maxUrls: number): number {
-  return Math.round(secondsPerPage * (BUDGET_BASE_PAGES + maxUrls) * 1000);
+/** A page rendered in a browser takes about this many times a fetched one's time (docs/decisions/rendering.md). */
+const RENDERING_TIME_FACTOR = 3;
+
+/** How long a job may run before it is stopped and refunded: it grows with the pages it may list, and with rendering. */
+export function timeBudgetMs(secondsPerPage: number, maxUrls: number, render: RenderMode = 'never'): number {
+  return Math.round(secondsPerPage * (BUDGET_BASE_PAGES + maxUrls) * 1000 * (render === 'never' ? 1 : RENDERING_TIME_FACTOR));
 }
 
 /** Progress bands: finding pages, fetching them, describing, rendering. */
 const band = (from: number, to: number, done: number, total: number) => Math.floor(from + ((to - from) * Math.min(done, total)) / Math.max(total, 1));
+
+const BANDS: Record<JobPhase, [number, number]> = { discovering: [0, 30], fetching: [30, 70], describing: [70, 95], writing: [95, 95] };
+
+/** A report of the phase's counts, with the percentage its band gives. */
+function report(phase: JobPhase, done: number, total: number): JobProgress {
+  const [from, to] = BANDS[phase];
+  return { percent: band(from, to, done, total), stage: { phase, done, total } };
+}
 
 export function generationJobKind(deps: GenerationJobDeps): JobKind {
   const { db, clock } = deps;
@@ -73,11 +88,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     ...deps,
     rows: generationJobs,
     queue: 'generation',
-    progressFields: (value: number) => ({ progress: Math.min(99, value) }),
+    progressFields: ({ percent, stage }: JobProgress) => ({ progress: Math.min(99, percent), stage }),
     async run(job, { signal, attempt, progress }) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
       const options = readGenerationOptions(job.options);
-      const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls);
+      const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls, options.render);
       const overBudget = AbortSignal.timeout(budgetMs);
       // Ends the crawl too when the generation stops first (its thread failed).
       const finished = new AbortController();
@@ -88,9 +103,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           paths: options,
           signal: jobSignal,
           crawl: deps.crawl,
-          onDiscovered: (found) => progress(band(0, 30, found, options.maxUrls)),
-          onFetched: (fetched, total) => progress(band(30, 70, fetched, total)),
-          read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText }),
+          onDiscovered: (found) => progress(report('discovering', found, options.maxUrls)),
+          onFetched: (fetched, total) => progress(report('fetching', fetched, total)),
+          read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText || options.linkMarkdown }),
+          render: { mode: options.render, pool: deps.renderer },
+          siteMarkdown: options.showFullText || options.linkMarkdown,
         });
         const files = await generateInThread(
           collected,
@@ -103,6 +120,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
             maxFullTextTokens: options.maxTokens,
             describerKind: deps.describer?.kind ?? null,
             extractorConcurrency: deps.pages?.concurrency ?? null,
+            hostedMarkdownBase: options.linkMarkdown ? hostedMarkdownBase(deps.publicUrl, job.siteId) : null,
           },
           {
             threads: deps.threads,
@@ -111,16 +129,15 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
             memoryMb: deps.limits.threadMemoryMb,
             signal: jobSignal,
             onProgress: (p) => {
-              if (p.phase === 'describe' && p.total) progress(band(70, 95, p.done, p.total));
-              if (p.phase === 'render') progress(95);
+              if (p.phase === 'describe' && p.total) progress(report('describing', p.done, p.total));
+              if (p.phase === 'render') progress(report('writing', p.done, p.total ?? 1));
             },
           },
         );
         await progress.flush();
+        if (collected.rendering.looksScriptRendered) throw new Error(jobMessages.scriptRendered(job.url));
         if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
-        const usedExtractive = options.generationMethod === 'enhanced' && !deps.describer;
-        const message = jobMessages.completed(files.result.pages.length) + (usedExtractive ? ` ${jobMessages.extractiveFallback}` : '');
-        await store(deps, job, attempt, files, collected.failures, message);
+        await store(deps, job, attempt, files, { failures: collected.failures, pagesRendered: collected.rendering.rendered });
       } catch (error) {
         if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
         throw error;
@@ -140,18 +157,21 @@ async function store(
   job: GenerationJob,
   attempt: number,
   files: GeneratedFiles,
-  failures: Map<string, string>,
-  message: string,
+  { failures, pagesRendered }: { failures: Map<string, string>; pagesRendered: number },
 ) {
   const { db, clock } = deps;
   const { result } = files;
   const options = readGenerationOptions(job.options);
   const now = clock.now();
+  const pagesLeftOut = result.stats.fullTextPagesLeftOut;
+  const message = jobMessages.completed(result.pages.length, { withoutAi: job.methodAsked !== null, leftOut: pagesLeftOut });
+  // A page rendered but not listed (the job reads more pages than it lists) is not charged.
+  const listedRendered = options.render === 'never' ? null : Math.min(pagesRendered, result.pages.length);
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
   await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, message, pagesGenerated: result.pages.length, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, pagesRendered: listedRendered, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning({ id: generationJobs.id });
     if (!completed) return;
@@ -179,8 +199,8 @@ async function store(
     await refund(
       tx,
       job,
-      unusedCredits(job.creditsReserved, result.pages.length, options.generationMethod),
-      `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages`,
+      unusedCredits(job.creditsReserved, { pagesListed: result.pages.length, pagesRendered: listedRendered ?? 0, method: options.generationMethod }),
+      `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages` + (listedRendered === null ? '' : `, ${listedRendered} of them rendered`),
     );
     await tx.update(sites).set({ lastGenerationOptions: options, lastChange: change }).where(eq(sites.id, job.siteId));
     await followLatestJob(tx, job.siteId, now);
@@ -198,8 +218,9 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
       lastModified: page.lastModified,
       markdown: page.markdown,
       contentHash: page.contentHash ?? null,
+      markdownPath: page.markdown ? hostedMarkdownPath(page.url) : null,
     })),
-    ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null, contentHash: null })),
+    ...[...failures.keys()].map((url) => ({ url, title: '', description: '', status: 'failed', lastModified: null, markdown: null, contentHash: null, markdownPath: null })),
   ].map((row, position) => ({ id: randomUUID(), position, ...row }));
   for (const batch of insertBatches(rows)) {
     await insertMappedUrls(tx, siteId, batch);
@@ -208,21 +229,24 @@ async function replaceMappedUrls(tx: Transaction, siteId: string, result: Genera
   }
 }
 
-type MappedUrlRow = Required<Pick<typeof mappedUrls.$inferInsert, 'id' | 'position' | 'url' | 'title' | 'description' | 'status' | 'lastModified' | 'markdown' | 'contentHash'>>;
+type MappedUrlRow = Required<
+  Pick<typeof mappedUrls.$inferInsert, 'id' | 'position' | 'url' | 'title' | 'description' | 'status' | 'lastModified' | 'markdown' | 'contentHash' | 'markdownPath'>
+>;
 
 /**
  * One statement per batch with one array per column (unnest), not drizzle's multi-row VALUES: the
- * 1,000 rows of the PostgreSQL manual took 90-220 ms that way on the embedded database, 26-80 ms this
- * way (PostgreSQL: 85-98 ms, 26-29 ms), as the statement has ten parameters instead of a thousand.
+ * statement has a parameter per column instead of one per value, which is several times faster on both
+ * databases (docs/decisions/hosted-files.md).
  */
 async function insertMappedUrls(tx: Transaction, siteId: string, rows: MappedUrlRow[]) {
   const column = (key: keyof MappedUrlRow, type: 'text' | 'integer') => sql`${sql.param(rows.map((row) => row[key]))}::${sql.raw(type)}[]`;
   await tx.execute(sql`
-    insert into ${mappedUrls} (id, site_id, position, url, title, description, status, last_modified, markdown, content_hash)
-    select id, ${siteId}, position, url, title, description, status, last_modified, markdown, content_hash
+    insert into ${mappedUrls} (id, site_id, position, url, title, description, status, last_modified, markdown, content_hash, markdown_path)
+    select id, ${siteId}, position, url, title, description, status, last_modified, markdown, content_hash, markdown_path
     from unnest(${column('id', 'text')}, ${column('position', 'integer')}, ${column('url', 'text')}, ${column('title', 'text')},
       ${column('description', 'text')}, ${column('status', 'text')}, ${column('lastModified', 'text')}, ${column('markdown', 'text')},
-      ${column('contentHash', 'text')}) as page(id, position, url, title, description, status, last_modified, markdown, content_hash)
+      ${column('contentHash', 'text')}, ${column('markdownPath', 'text')})
+      as page(id, position, url, title, description, status, last_modified, markdown, content_hash, markdown_path)
     on conflict do nothing`);
 }
 

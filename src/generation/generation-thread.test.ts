@@ -20,6 +20,7 @@ function collected(): CollectedPages {
     url: SITE + path,
     html,
     lastModified: null,
+    ownMarkdown: null,
     response: { body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
   }));
   return {
@@ -28,6 +29,8 @@ function collected(): CollectedPages {
     })(),
     discovered: Promise.resolve(pages.map((p) => ({ url: p.url, source: 'crawl' as const, lastModified: '2025-01-02' }))),
     failures: new Map(),
+    rendering: { rendered: 0, looksScriptRendered: false },
+    markdownCopies: null,
   };
 }
 
@@ -40,6 +43,7 @@ const settings: GenerationSettings = {
   maxFullTextTokens: null,
   describerKind: null,
   extractorConcurrency: null,
+  hostedMarkdownBase: null,
 };
 
 const MEMORY_MB = 1024;

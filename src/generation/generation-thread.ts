@@ -9,7 +9,7 @@
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
-import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, PageInput, PageReading } from '../llms-txt/index.ts';
+import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './pipeline.ts';
 import { unpackResult, type PackedResult } from './thread-transfer.ts';
@@ -26,6 +26,8 @@ export interface GenerationSettings {
   describerKind: Describer['kind'] | null;
   /** the page pool's concurrency, when pages are extracted there rather than in the thread */
   extractorConcurrency: number | null;
+  /** linkMarkdown: where the hosted markdown copies are (see hostedMarkdownUrl); null links the pages themselves */
+  hostedMarkdownBase: string | null;
 }
 
 export interface FileSizes {
@@ -46,7 +48,12 @@ export interface GeneratedFiles {
  * A page as it crosses to the thread: its bytes as fetched, transferred rather than copied, and
  * decoded there if the generator wants its HTML; its reading done.
  */
-export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { bytes: Uint8Array; contentType: string | null; reading?: PageReading };
+export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & {
+  bytes: Uint8Array;
+  contentType: string | null;
+  reading?: PageReading;
+  ownMarkdown: OwnMarkdown | null;
+};
 
 /** The first message of a job to its thread; the rest of the job goes through `port`. */
 export type JobStart = { type: 'start'; settings: GenerationSettings; port: MessagePort };
@@ -200,8 +207,9 @@ export async function generateInThread(collected: CollectedPages, settings: Gene
 }
 
 async function feed(port: MessagePort, collected: CollectedPages, room: Room): Promise<void> {
-  for await (const { url, lastModified, priority, reading, response } of collected.pages) {
-    const page: PageForThread = { url, lastModified, priority, bytes: new Uint8Array(response.body), contentType: response.contentType, reading: await reading };
+  for await (const { url, lastModified, priority, reading, ownMarkdown, response } of collected.pages) {
+    const bytes = new Uint8Array(response.body);
+    const page: PageForThread = { url, lastModified, priority, bytes, contentType: response.contentType, reading: await reading, ownMarkdown: (await ownMarkdown) ?? null };
     if (!(await room.take())) return;
     port.postMessage({ type: 'page', page } satisfies ToThread, [page.bytes.buffer as ArrayBuffer]);
   }

@@ -4,6 +4,7 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
+import { hostedMarkdownUrl } from '../sites/hosted-markdown.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
 import { packResult } from './thread-transfer.ts';
 
@@ -96,6 +97,7 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     extractor: settings.extractorConcurrency ? (html, url) => call<ExtractedPage>({ type: 'call', method: 'extract', args: [html, url] }) : undefined,
     extractorConcurrency: settings.extractorConcurrency ?? undefined,
     onPagesRead: () => post({ type: 'pagesRead' }),
+    markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
     onProgress: (progress) => post({ type: 'progress', progress }),
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);

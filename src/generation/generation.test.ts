@@ -36,7 +36,7 @@ describeOnEachDatabase(
       assert.equal(job.status, 'completed', job.error);
       assert.equal(job.siteId, start.body.siteId);
       assert.equal(job.url, `${site.origin}/`);
-      assert.deepEqual(job.options, { maxUrls: 50, showFullText: false, includeModificationDate: true, generationMethod: 'simple', includePaths: [], excludePaths: [], maxTokens: null });
+      assert.deepEqual(job.options, { maxUrls: 50, showFullText: false, includeModificationDate: true, generationMethod: 'simple', includePaths: [], excludePaths: [], maxTokens: null, render: 'never', linkMarkdown: false });
       assert.equal(job.fileUrl, `${service().baseUrl}/api/v1/file/${job.siteId}`);
       assert.equal(job.fullTextUrl, null);
 
@@ -86,15 +86,14 @@ describeOnEachDatabase(
       assert.equal(history.body.transactions[0].siteId, job.siteId);
     });
 
-    test('generates enhanced with full text, with the built-in describer when no model is configured, and serves llms-full.txt', async () => {
+    test('generates full text (enhanced asked for, without a model: simple) and serves llms-full.txt', async () => {
       const { id: accountId, apiKey } = await service().createAccount();
       const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { maxUrls: 20, showFullText: true } } });
       assert.equal(start.status, 200, start.text);
-      assert.equal(start.body.creditsUsed, 4);
+      assert.equal(start.body.creditsUsed, 2);
       const job = await waitForGeneration(service(), apiKey, start.body.jobId);
       assert.equal(job.status, 'completed', job.error);
-      assert.equal(job.options.generationMethod, 'enhanced');
-      assert.match(job.message, /extractive describer/);
+      assert.equal(job.options.generationMethod, 'simple');
       assert.equal(job.fullTextUrl, `${service().baseUrl}/api/v1/file/${job.siteId}?full=true`);
       const full = await fetch(job.fullTextUrl);
       assert.equal(full.status, 200);
@@ -102,8 +101,8 @@ describeOnEachDatabase(
       assert.match(fullText, /npm install -g acme-cli/);
       assert.match(fullText, new RegExp(`${site.origin}/docs/configuration`));
       parseLlmsTxt(await (await fetch(job.fileUrl)).text());
-      // 9 pages enhanced: 2 credits of 4.
-      assert.equal((await ledgerOf(service(), accountId)).balance, 18);
+      // 9 pages at simple's price: 1 credit of 2.
+      assert.equal((await ledgerOf(service(), accountId)).balance, 19);
     });
 
     test('answers a repeat within cacheAge at once for 0 credits, and regenerates with cacheAge 0', async () => {
@@ -160,7 +159,7 @@ describeOnEachDatabase(
       const { id: accountId, apiKey } = await service().createAccount();
       const res = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { maxUrls: 1000 } } });
       assert.equal(res.status, 402);
-      assert.deepEqual(res.body, { message: 'Insufficient credits. Required: 200, Available: 20. Please purchase more credits to continue.' });
+      assert.deepEqual(res.body, { message: 'Insufficient credits. Required: 100, Available: 20. Please purchase more credits to continue.' });
       assert.equal((await service().db.select().from(sites).where(eq(sites.accountId, accountId))).length, 0);
       assert.equal((await service().db.select().from(generationJobs).where(eq(generationJobs.accountId, accountId))).length, 0);
       assert.equal((await ledgerOf(service(), accountId)).balance, 20);

@@ -13,7 +13,7 @@ import { whileOwned } from '../jobs/job-kind.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { readGenerationOptions, sameOptions, type GenerationOptions } from './options.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { generationCost } from './pricing.ts';
+import { planGeneration, type GenerationPlan } from './pricing.ts';
 import { followLatestJob } from './site-status.ts';
 
 export type GenerationJob = typeof generationJobs.$inferSelect;
@@ -23,11 +23,20 @@ interface Deps {
   queue: JobQueue;
   clock: Clock;
   crawl: GuardOptions;
+  /** An AI provider is configured (LLM_PROVIDER): without one, `enhanced` runs as `simple`. */
+  aiConfigured: boolean;
 }
 
 export interface StartedGeneration {
   job: GenerationJob;
   creditsUsed: number;
+  fromCache: boolean;
+  /** `enhanced` was asked for and runs as `simple` (no AI provider). */
+  withoutAi: boolean;
+}
+
+export interface GenerationEstimate extends GenerationPlan {
+  /** A recent identical generation would answer the start, for 0 credits. */
   fromCache: boolean;
 }
 
@@ -43,6 +52,14 @@ async function findCachedJob(deps: Deps, accountId: string, url: string, options
   return recent.find((job) => sameOptions(readGenerationOptions(job.options), options)) ?? null;
 }
 
+/** What a start with these options would reserve and run, checked as the start checks them; it changes nothing. */
+export async function estimateGeneration(deps: Deps, accountId: string, url: string, asked: GenerationOptions, cacheAgeMs: number): Promise<GenerationEstimate> {
+  await refuseUnreachableTarget(url, deps.crawl);
+  const plan = planGeneration(asked, deps.aiConfigured);
+  const cached = await findCachedJob(deps, accountId, url, plan.options, cacheAgeMs);
+  return { ...plan, credits: cached ? 0 : plan.credits, fromCache: cached !== null };
+}
+
 /**
  * Starts a generation: the site row, the credit reservation and the queued job are written in one
  * transaction, so there is never a job without its debit nor a debit without its job.
@@ -51,14 +68,14 @@ export async function startGeneration(
   deps: Deps,
   accountId: string,
   url: string,
-  options: GenerationOptions,
+  asked: GenerationOptions,
   cacheAgeMs: number,
 ): Promise<StartedGeneration> {
   await refuseUnreachableTarget(url, deps.crawl);
+  const { options, credits: cost, withoutAi } = planGeneration(asked, deps.aiConfigured);
   const cached = await findCachedJob(deps, accountId, url, options, cacheAgeMs);
-  if (cached) return { job: cached, creditsUsed: 0, fromCache: true };
+  if (cached) return { job: cached, creditsUsed: 0, fromCache: true, withoutAi };
 
-  const cost = generationCost(options.maxUrls, options.generationMethod);
   const job = await deps.db.transaction(async (tx) => {
     const owner = await deps.queue.admit(tx, 'generation', accountId);
     const [site] = await tx
@@ -70,17 +87,17 @@ export async function startGeneration(
       accountId,
       amount: cost,
       siteId: site.id,
-      description: `Generation of ${url} (${options.generationMethod}, up to ${options.maxUrls} pages)`,
+      description: `Generation of ${url} (${options.generationMethod}${options.render === 'never' ? '' : `, render ${options.render}`}, up to ${options.maxUrls} pages)`,
     });
     const [row] = await tx
       .insert(generationJobs)
-      .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost, createdAt: deps.clock.now() })
+      .values({ id: randomUUID(), accountId, siteId: site.id, url, options, creditsReserved: cost, methodAsked: withoutAi ? asked.generationMethod : null, createdAt: deps.clock.now() })
       .returning();
     await followLatestJob(tx, site.id, deps.clock.now());
     await deps.queue.enqueue(tx, 'generation', { jobId: row.id }, owner);
     return row;
   });
-  return { job, creditsUsed: cost, fromCache: false };
+  return { job, creditsUsed: cost, fromCache: false, withoutAi };
 }
 
 /** The caller's job: 404 when there is none, 403 when it is another account's. `cache` for reads only, never before a write. */

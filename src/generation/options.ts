@@ -1,46 +1,58 @@
-/** A generation's options and its files' sizes as jobs and sites keep them, and as the API shows them. */
-import { Type } from 'typebox';
-import type { PathFilters } from '../crawl/index.ts';
-import { TOKEN_ENCODING, type FileSize, type GenerationMethod } from '../llms-txt/index.ts';
+/**
+ * A generation's options: one schema for the request that sets them, the answer that shows them,
+ * what jobs and sites store, and the cache's "same options". A new option is one field here.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import { answerShape, MaxUrls, OneOf } from '../shapes.ts';
+import { PathPatternFields } from '../http/path-patterns.ts';
+import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING, type FileSize } from '../llms-txt/index.ts';
+import { RENDER_MODES } from '../crawl/index.ts';
 
-export interface GenerationOptions extends PathFilters {
-  maxUrls: number;
-  showFullText: boolean;
-  includeModificationDate: boolean;
-  generationMethod: GenerationMethod;
-  /** llms-full.txt's budget in tokens (the most important pages, whole); null for none. */
-  maxTokens: number | null;
-}
+/** The options the contract names, in its order. */
+export const ContractOptionFields = {
+  maxUrls: MaxUrls,
+  showFullText: Type.Boolean({ default: false }),
+  includeModificationDate: Type.Boolean({ default: false }),
+  generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
+};
 
-export const GenerationOptionsView = Type.Object({
-  maxUrls: Type.Integer(),
-  showFullText: Type.Boolean(),
-  includeModificationDate: Type.Boolean(),
-  generationMethod: Type.String(),
-  includePaths: Type.Array(Type.String()),
-  excludePaths: Type.Array(Type.String()),
-  maxTokens: Type.Union([Type.Integer(), Type.Null()]),
-});
+/** The options this service adds to the contract's. */
+export const ExtensionOptionFields = {
+  ...PathPatternFields,
+  maxTokens: Type.Union(
+    [
+      Type.Integer({ minimum: MIN_FULL_TEXT_TOKENS, maximum: 100_000_000, description: `llms-full.txt's budget in ${TOKEN_ENCODING} tokens: the most important pages whole, the rest left out` }),
+      Type.Null(),
+    ],
+    { default: null },
+  ),
+  render: OneOf(RENDER_MODES, {
+    default: 'never',
+    description:
+      'Render pages in a browser first: `auto` those that look like an application shell (a script bundle, little text), `always` every page. Costs a credit more per 10 pages rendered',
+  }),
+  linkMarkdown: Type.Boolean({ default: false, description: "llms.txt links each page to a markdown copy: the site's own where it publishes one, else a copy hosted here" }),
+};
 
-/** Options read back from a job or a site: those stored before URL filters and maxTokens existed have neither. */
+export const GenerationOptionsSchema = Type.Object({ ...ContractOptionFields, ...ExtensionOptionFields });
+
+export type GenerationOptions = Static<typeof GenerationOptionsSchema>;
+
+/** The options as a job or a site shows them. */
+export const GenerationOptionsView = answerShape(GenerationOptionsSchema);
+
+/** Options read back from a job or a site: those stored before an option existed read as its default. */
 export function readGenerationOptions(stored: unknown): GenerationOptions {
-  const options = stored as Omit<GenerationOptions, 'includePaths' | 'excludePaths' | 'maxTokens'> & Partial<GenerationOptions>;
-  return { ...options, includePaths: options.includePaths ?? [], excludePaths: options.excludePaths ?? [], maxTokens: options.maxTokens ?? null };
+  return Value.Default(GenerationOptionsSchema, structuredClone(stored)) as GenerationOptions;
 }
 
-const samePatterns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((pattern, i) => pattern === b[i]);
+const OPTION_NAMES = Object.keys(GenerationOptionsSchema.properties) as Array<keyof GenerationOptions>;
 
 /** The same options, whatever order or defaults they were written with. */
 export function sameOptions(a: GenerationOptions, b: GenerationOptions): boolean {
-  return (
-    a.maxUrls === b.maxUrls &&
-    a.showFullText === b.showFullText &&
-    a.includeModificationDate === b.includeModificationDate &&
-    a.generationMethod === b.generationMethod &&
-    a.maxTokens === b.maxTokens &&
-    samePatterns(a.includePaths, b.includePaths) &&
-    samePatterns(a.excludePaths, b.excludePaths)
-  );
+  return OPTION_NAMES.every((name) => isDeepStrictEqual(a[name], b[name]));
 }
 
 const FileSizeView = Type.Object({ bytes: Type.Integer(), tokens: Type.Integer() });

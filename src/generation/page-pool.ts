@@ -4,6 +4,7 @@
  * and the process's event loop stays free to fetch pages and answer API requests.
  */
 import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
 import { Piscina } from 'piscina';
 import type { ResponseBody } from '../crawl/fetcher.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
@@ -66,7 +67,8 @@ const TASKS_PER_THREAD = 4;
 export function createPagePool(threads = defaultPageThreads(), { warm = false } = {}): PagePool {
   const start = () =>
     new Piscina({
-      filename: new URL('./page-worker.ts', import.meta.url).href,
+      // page-worker.ts beside this file in the repository, page-worker.mjs beside the bundle in the CLI's package (scripts/pack-cli.ts).
+      filename: new URL(`./page-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href,
       // One thread stays between jobs: a new one would compile the tokenizer again.
       minThreads: 1,
       maxThreads: threads,

@@ -4,7 +4,22 @@
  * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
  * candidateBudget); the generator keeps the most important.
  */
-import { createFetcher, discover, type CrawlOptions, type DiscoveredUrl, type LinkOptions, type PathFilters, type ReadLinks, type ResponseBody } from '../crawl/index.ts';
+import {
+  createJobFetchers,
+  discover,
+  extractLinks,
+  MarkdownCopies,
+  type BrowserPool,
+  type CrawlOptions,
+  type DiscoveredUrl,
+  type LinkOptions,
+  type PageLinks,
+  type PathFilters,
+  type ReadLinks,
+  type RenderMode,
+  type ResponseBody,
+  type SiteMarkdown,
+} from '../crawl/index.ts';
 import type { PageInput, PageReading } from '../llms-txt/index.ts';
 import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
 
@@ -18,6 +33,10 @@ export interface CollectOptions {
   onFetched?: (fetched: number, total: number) => void;
   /** Reads each page's links, outline and hash elsewhere (a worker thread, see PagePool.read); on the event loop when absent. */
   read?: ReadPage;
+  /** Whether pages are rendered in a browser first; the pool is required unless `never`. */
+  render?: { mode: RenderMode; pool?: BrowserPool };
+  /** Look for the markdown the site publishes for its pages (see MarkdownCopies). */
+  siteMarkdown?: boolean;
 }
 
 type ReadPage = (page: ResponseBody, url: string, linkOptions: LinkOptions) => Promise<CrawledPageReading>;
@@ -31,6 +50,10 @@ export interface CollectedPages {
   discovered: Promise<DiscoveredUrl[]>;
   /** URLs whose page could not be fetched, with the reason */
   failures: Map<string, string>;
+  /** Pages rendered, and whether the site looked built in the browser when none was (see RenderingFetcher). */
+  rendering: { readonly rendered: number; readonly looksScriptRendered: boolean };
+  /** The site's own markdown copies found, when looked for. */
+  markdownCopies: { readonly found: number } | null;
 }
 
 const FETCH_CONCURRENCY = 8;
@@ -42,13 +65,36 @@ const FETCH_CONCURRENCY = 8;
 export function candidateBudget(maxUrls: number): number {
   return Math.min(10 * maxUrls, maxUrls + 2000);
 }
+/**
+ * Pages rendered at most: the listed ones and as many again to choose from. Rendering costs a
+ * browser's time, and the pages beyond are mostly not listed (docs/decisions/rendering.md).
+ */
+export function renderedPagesBudget(maxUrls: number): number {
+  return 2 * maxUrls + 10;
+}
 /** Pages waiting for the generator; the crawler waits when this many are queued. */
 const BUFFERED_PAGES = 32;
 
 export function collectPages(siteUrl: string, options: CollectOptions): CollectedPages {
   const channel = new PageChannel(BUFFERED_PAGES);
   const failures = new Map<string, string>();
-  const fetcher = createFetcher({ ...options.crawl });
+  const { direct, pages: fetcher, robots, maxPageBytes } = createJobFetchers(options.crawl, {
+    mode: options.render?.mode ?? 'never',
+    pool: options.render?.pool,
+    maxRendered: renderedPagesBudget(options.maxUrls),
+  });
+  const copies = options.siteMarkdown ? new MarkdownCopies({ fetcher: direct, robots, maxBytes: maxPageBytes, signal: options.signal }) : null;
+  // The site's markdown for each page, looked for once its links (and so its announcement) are read.
+  const ownMarkdown = (url: string, links: PageLinks | Promise<PageLinks>): Promise<SiteMarkdown | null> | undefined => {
+    if (!copies) return undefined;
+    const found = Promise.resolve(links).then((read) => copies.find(url, read.markdown));
+    found.catch(() => {});
+    lookups.push(found);
+    return found;
+  };
+  // The fetcher is closed once these have ended too.
+  const lookups: Array<Promise<unknown>> = [];
+  const copiesFor = new Map<string, Promise<SiteMarkdown | null> | undefined>();
   const crawled = new Set<string>();
   // Outlines and hashes the crawler's pages as it reads their links, in one parse; each goes with its page.
   const readings = new Map<string, PageReading | Promise<PageReading>>();
@@ -65,11 +111,14 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
     if (!options.read) {
       const { links, ...reading } = readCrawledPage(page.text(), url, linkOptions);
       readings.set(url, reading);
+      copiesFor.set(url, ownMarkdown(url, links));
       return links;
     }
     const reading = readElsewhere(options.read, page, url, linkOptions);
     readings.set(url, readingForGenerator(reading));
-    return reading.then((read) => read.links);
+    const links = reading.then((read) => read.links);
+    copiesFor.set(url, ownMarkdown(url, links));
+    return links;
   };
 
   const discovered = (async () => {
@@ -82,18 +131,22 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           paths: options.paths,
           signal: options.signal,
           onProgress: options.onDiscovered,
+          onRobots: (origin, rules) => robots.set(origin, rules),
           readLinks,
           onPage: async (page) => {
             crawled.add(page.url);
             const reading = readings.get(page.finalUrl);
+            const markdown = copiesFor.get(page.finalUrl);
             readings.delete(page.finalUrl);
+            copiesFor.delete(page.finalUrl);
             // Read in a thread, the page stays bytes until the generator wants its HTML; read here, it was decoded.
-            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading, response: page });
+            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading, ownMarkdown: markdown, response: page });
           },
         },
         { ...options.crawl, fetcher },
       );
       readings.clear();
+      copiesFor.clear();
       const lastModified = new Map(result.urls.map((u) => [u.url, u.lastModified]));
       channel.setLastModified(lastModified);
       const toFetch = result.urls.filter((u) => !crawled.has(u.url)).map((u) => u.url);
@@ -107,8 +160,10 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
             failures.set(url, response.status !== 200 ? `HTTP ${response.status}` : `not HTML (${response.contentType})`);
           } else {
             // With a reader, read in its thread too; else by the generator, on the event loop.
-            const reading = options.read ? readingForGenerator(readElsewhere(options.read, response, url, {})) : undefined;
-            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading, response });
+            const read = options.read && readElsewhere(options.read, response, url, {});
+            const reading = read ? readingForGenerator(read) : undefined;
+            const markdown = copies ? ownMarkdown(url, read ? read.then((r) => r.links) : extractLinks(response.text(), url)) : undefined;
+            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading, ownMarkdown: markdown, response });
           }
         } catch (error) {
           failures.set(url, error instanceof Error ? error.message : String(error));
@@ -121,12 +176,13 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
       channel.close(error);
       throw error;
     } finally {
+      await Promise.allSettled(lookups);
       await fetcher.close();
     }
   })();
   // The error reaches the generator through the channel; this promise must not also crash the process.
   discovered.catch(() => {});
-  return { pages: channel, discovered, failures };
+  return { pages: channel, discovered, failures, rendering: fetcher, markdownCopies: copies };
 }
 
 async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -60,8 +60,14 @@ describeOnEachDatabase(
       assert.ok(kept.size > 0 && kept.size < all.size, `${kept.size} of ${all.size} pages kept`);
       assert.ok(kept.has(`${site.origin}/`), 'the home page is the most important');
       for (const [url, block] of kept) assert.equal(block, all.get(url), `${url} is kept whole`);
-      // llms.txt itself still lists every page.
+      // llms.txt itself still lists every page; the job and llms-full.txt say how many the budget left out.
       assert.equal(limited.job.files.llmsTxt.tokens, whole.job.files.llmsTxt.tokens);
+      const leftOut = all.size - kept.size;
+      assert.equal(limited.job.pagesLeftOut, leftOut);
+      assert.equal(limited.job.message, `Generated from ${all.size} pages; llms-full.txt leaves ${leftOut} of them out to stay within maxTokens`);
+      const note = `${leftOut} of the ${all.size} pages listed in llms.txt ${leftOut === 1 ? 'is' : 'are'} left out of this file to keep it within its token budget.`;
+      assert.ok(limited.fullText.split('\n\n---\n\n')[0].endsWith(`\n\n${note}`), limited.fullText.slice(0, 500));
+      assert.deepEqual([whole.job.pagesLeftOut, whole.job.message], [null, `Generated from ${all.size} pages`]);
     });
 
     test('a page that writes special tokens (<|endoftext|>) as text is counted as text, not a failed job', async () => {

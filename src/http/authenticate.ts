@@ -1,22 +1,7 @@
 import type { FastifyContextConfig, preParsingHookHandler } from 'fastify';
-import { eq } from '../db/orm.ts';
-import { authenticateApiKey, looksLikeApiKey } from '../api-keys/api-keys.ts';
-import type { CredentialCache } from '../auth/credential-cache.ts';
-import { verifyAccessToken } from '../auth/tokens.ts';
-import { sha256 } from '../crypto/secrets.ts';
-import type { Clock } from '../clock.ts';
-import type { Database } from '../db/database.ts';
-import { accounts } from '../db/schema.ts';
 import { errors } from '../errors.ts';
 import { hooksOf } from './route-hooks.ts';
-import type { App, AuthRequirement, Caller } from './types.ts';
-
-interface AuthDeps {
-  db: Database;
-  clock: Clock;
-  jwtSecret: string;
-  credentials: CredentialCache;
-}
+import type { App, AuthRequirement, Caller, IdentifyCaller } from './types.ts';
 
 const securityByRequirement: Record<Exclude<AuthRequirement, 'none'>, object[]> = {
   jwt: [{ accessToken: [] }],
@@ -30,8 +15,9 @@ const securityByRequirement: Record<Exclude<AuthRequirement, 'none'>, object[]> 
  * identity, whatever spelling of the header carried it; anything else counts against the client
  * address. Whether the route accepts the credential is decided afterwards, in `preParsing`, so a
  * refused caller still spends its budget and learns nothing about what the body would have been.
+ * Who a token stands for is `identify`'s answer (auth/identify.ts, handed over by the app).
  */
-export function registerAuthentication(app: App, deps: AuthDeps): void {
+export function registerAuthentication(app: App, identify: IdentifyCaller): void {
   app.decorateRequest('caller', null);
   app.decorateRequest('identity', null);
 
@@ -50,7 +36,7 @@ export function registerAuthentication(app: App, deps: AuthDeps): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const token = bearerToken(request.headers.authorization);
     if (!token) return done();
-    const identity = identify(deps, token);
+    const identity = identify(token);
     if (!(identity instanceof Promise)) {
       request.identity = identity;
       return done();
@@ -75,31 +61,6 @@ function admitCaller(requirement: Exclude<AuthRequirement, 'none'>, config: Fast
 }
 
 const bearerToken = (header: string | undefined) => (header ? /^Bearer +(\S+)$/i.exec(header.trim())?.[1] ?? null : null);
-
-/**
- * The account a token stands for: an API key, or a session's access token. Null when neither.
- * What the database said is remembered briefly (see CredentialCache), and a remembered API key is
- * answered at once; an access token's signature and expiry are checked on every request.
- */
-function identify(deps: AuthDeps, token: string): Caller | Promise<Caller | null> {
-  if (!looksLikeApiKey(token)) return identifyAccessToken(deps, token);
-  return deps.credentials.resolve(`key:${sha256(token)}`, () => identifyApiKey(deps, token));
-}
-
-async function identifyApiKey(deps: AuthDeps, token: string): Promise<Caller | null> {
-  const found = await authenticateApiKey(deps.db, deps.clock, token);
-  return found ? { accountId: found.accountId, via: 'apiKey', apiKeyId: found.apiKeyId } : null;
-}
-
-async function identifyAccessToken(deps: AuthDeps, token: string): Promise<Caller | null> {
-  const accountId = await verifyAccessToken(deps, token);
-  if (!accountId) return null;
-  return deps.credentials.resolve(`account:${accountId}`, async () => {
-    // A token outlives a deleted account by up to 15 minutes; it must not act for it.
-    const [account] = await deps.db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-    return account ? { accountId, via: 'jwt', apiKeyId: null } : null;
-  });
-}
 
 /** The authenticated caller of a route that declared an auth requirement. */
 export function callerOf(request: { caller: Caller | null }): Caller {

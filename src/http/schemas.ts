@@ -1,25 +1,17 @@
 /** Schemas shared by many routes. Each capability keeps its own next to its routes. */
 import { Type, type Static } from 'typebox';
 
+// The shapes logic and routes share (src/shapes.ts), for routes to take with the rest from here.
+export { answerShape, Id, IsoDate, MaxUrls, Nullable, OneOf, PageFields, PageQuery } from '../shapes.ts';
+
 export const ErrorBody = Type.Object({ message: Type.String() }, { $id: 'ErrorBody', additionalProperties: true });
 
 export const SuccessMessage = Type.Object({ success: Type.Boolean(), message: Type.String() });
 
-/** An ISO 8601 date-time in the answer; handlers may hand over a Date, which the serializer writes so. */
-export const IsoDate = Type.Unsafe<string | Date>(Type.String({ format: 'date-time' }));
-
 /** For an answer serialized ahead of time (a replayed or remembered one), sent as it is. */
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-export const Id = Type.String({ minLength: 1, maxLength: 100 });
-
 export type SuccessMessage = Static<typeof SuccessMessage>;
-
-export const Nullable = <T extends import('typebox').TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** One of a fixed set of strings (an enum in the OpenAPI document). */
-export const OneOf = (values: readonly string[], options: { default?: string; description?: string } = {}) =>
-  Type.Union(values.map((v) => Type.Literal(v)), options);
 
 const errorMeanings = {
   400: 'Bad input: `Validation error: …` or a refused request',

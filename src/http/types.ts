@@ -21,6 +21,13 @@ export interface Caller {
   apiKeyId: string | null;
 }
 
+/**
+ * Who a bearer token stands for, null when no one: the capabilities' answer (auth/identify.ts),
+ * handed to authentication, which asks it on every request with a token. A remembered answer may
+ * come at once, without a promise.
+ */
+export type IdentifyCaller = (token: string) => Caller | null | Promise<Caller | null>;
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthRequirement;

@@ -19,7 +19,7 @@ import { inLanguageOf, isEnglish, languageOf } from './language.ts';
 import { inferSite, refineSimplePages } from './site.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
-import type { DescribedPage, GenerationMethod, PageInput, PageReading, SiteSummary } from './types.ts';
+import type { DescribedPage, GenerationMethod, OwnMarkdown, PageInput, PageReading, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
   /** The site's normalized URL (its home page). */
@@ -43,6 +43,8 @@ export interface GenerateOptions {
   onPagesRead?: () => void;
   /** Pages to list; more may be handed over, and the most important are kept. Default: all. */
   maxPages?: number;
+  /** llms.txt links each page to a markdown copy: the site's own (PageInput.ownMarkdown), else the one this names. */
+  markdownLink?: (pageUrl: string) => string;
 }
 
 export interface GenerationProgress {
@@ -63,6 +65,8 @@ export interface GenerationStats {
   extractionFailures: number;
   /** Why model batches fell back, for the job's log. */
   errors: string[];
+  /** Pages llms-full.txt left out to keep within maxFullTextTokens; null without a budget or full text. */
+  fullTextPagesLeftOut: number | null;
   /** Wall time of reading the pages, arrival included (pages stream in while the site is crawled). */
   extractMs: number;
 }
@@ -109,6 +113,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     seenKeys.add(key);
     // Read as it was fetched (by the crawler, or in a worker thread), or here.
     const { html, reading } = page.reading ? { html: page.html, reading: await page.reading } : readHere(page, url);
+    const ownMarkdown = (await page.ownMarkdown) ?? null;
     const body = reading.contentHash;
     const twin = byBody.get(body);
     if (twin) {
@@ -121,7 +126,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     const outline = { ...reading.outline, url };
     const fromOutline = extractor.readsFromOutline(outline);
     // A page read from its outline needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined }, outline, aliases: [], fromOutline, contentHash: body };
+    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined, ownMarkdown }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen. Secondary
@@ -194,6 +199,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     chosen.map((node, index) => ({ signals: signalsOf(node, index), listedPages: node.children.length })),
     (index) => (chosen[index] === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
   );
+  const ownMarkdownOf = (url: string) => byUrl.get(url)?.page.ownMarkdown as OwnMarkdown | null | undefined;
   const pages: DescribedPage[] = chosen.map((node, index) => ({
     url: node.url,
     title: node === map.home ? site.name : simple[index].title,
@@ -201,7 +207,8 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     section: null,
     rank: index,
     contentHash: byUrl.get(node.url)?.contentHash,
-    markdown: extracted[index].markdown,
+    markdown: ownMarkdownOf(node.url)?.markdown ?? extracted[index].markdown,
+    ...(options.markdownLink && { linkUrl: ownMarkdownOf(node.url)?.url ?? options.markdownLink(node.url) }),
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
     source: 'metadata',
@@ -246,7 +253,7 @@ interface Candidate {
  * what the page is (a purpose line or a first paragraph): those pages are read from their outline.
  */
 function createExtraction(options: GenerateOptions) {
-  const needsContent = options.method === 'enhanced' || Boolean(options.fullText);
+  const needsContent = options.method === 'enhanced' || Boolean(options.fullText) || Boolean(options.markdownLink);
   const extractOne = needsContent ? (options.extractor ?? extractInline(options.extract)) : describeInline(options.extract);
   const limit = options.extractor && needsContent ? (options.extractorConcurrency ?? 4) : 1;
   let active = 0;
@@ -355,7 +362,10 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
   await yieldToEventLoop();
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate: options.includeModificationDate });
   const countTokens = options.fullText && options.maxFullTextTokens ? await loadTokenCounter() : undefined;
-  const llmsFullTxt = options.fullText ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens }) : null;
+  let fullTextPagesLeftOut: number | null = null;
+  const llmsFullTxt = options.fullText
+    ? await renderLlmsFullTxt(site, pages, { maxTokens: options.maxFullTextTokens, countTokens, onLeftOut: (leftOut) => (fullTextPagesLeftOut = leftOut) })
+    : null;
   onProgress?.({ phase: 'render', done: 1, total: 1 });
 
   return {
@@ -371,6 +381,7 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
       extractionFailures: 0,
       errors,
       extractMs: 0,
+      fullTextPagesLeftOut,
     },
   };
 }

@@ -1,6 +1,6 @@
 // The generator core: HTML pages in, llms.txt and llms-full.txt out. Pure functions: no HTTP
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
-export type { DescribedPage, DescriptionSource, GenerationMethod, PageInput, PageReading, SiteSummary } from './types.ts';
+export type { DescribedPage, DescriptionSource, GenerationMethod, OwnMarkdown, PageInput, PageReading, SiteSummary } from './types.ts';
 
 export { pageContentHash, readHtml } from './reading.ts';
 export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';

@@ -135,15 +135,22 @@ describe('renderLlmsFullTxt with a token budget', () => {
   ];
 
   test('keeps the most important pages whole, skips one that does not fit and goes on with smaller ones, in listing order', async () => {
-    const text = await renderLlmsFullTxt(SITE, pages, { maxTokens: 60, countTokens: countWords });
+    let leftOut: number | undefined;
+    const text = await renderLlmsFullTxt(SITE, pages, { maxTokens: 60, countTokens: countWords, onLeftOut: (n) => (leftOut = n) });
     assert.ok(countWords(text) <= 60);
     assert.deepEqual([...text.matchAll(/^Source: (\S+)$/gm)].map((m) => m[1]), ['https://acme.dev/', 'https://acme.dev/docs/small']);
+    // The reader is told, below the header, and so is the caller.
+    assert.match(text, /^> Acme builds widgets\. They snap together\.\n\n2 of the 4 pages listed in llms\.txt are left out of this file to keep it within its token budget\.\n\n---\n/m);
+    assert.equal(leftOut, 2);
     assert.match(text, new RegExp(`## Small\\n\\nSource: https://acme.dev/docs/small\\n\\n${words(10)}\\n$`));
   });
 
   test('without a budget, or with room for all, every page is there', async () => {
     const unlimited = await renderLlmsFullTxt(SITE, pages);
-    assert.equal(await renderLlmsFullTxt(SITE, pages, { maxTokens: 10_000, countTokens: countWords }), unlimited);
+    let leftOut: number | undefined;
+    assert.equal(await renderLlmsFullTxt(SITE, pages, { maxTokens: 10_000, countTokens: countWords, onLeftOut: (n) => (leftOut = n) }), unlimited);
+    assert.equal(leftOut, 0);
+    assert.doesNotMatch(unlimited, /left out/);
     assert.equal([...unlimited.matchAll(/^Source: /gm)].length, 4);
   });
 

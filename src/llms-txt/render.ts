@@ -27,6 +27,8 @@ export interface FullTextOptions {
   /** Keep llms-full.txt within this many tokens: whole pages, most important first (`rank`), the others left out. */
   maxTokens?: number | null;
   countTokens?: TokenCounter;
+  /** Told how many pages the budget left out (0 when all fit). */
+  onLeftOut?: (pages: number) => void;
 }
 
 const PAGE_SEPARATOR = '\n\n---\n\n';
@@ -56,21 +58,29 @@ export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly Descr
       await yieldToEventLoop();
     }
   }
+  // A reader of a file the budget cut is told so, below the header.
+  const headOf = (leftOut: number) => (leftOut > 0 ? `${head}\n\n${leftOutNote(leftOut, blocks.size)}` : head);
   const render = (kept: ReadonlySet<DescribedPage>) =>
-    `${[head, ...[...blocks].filter(([page]) => kept.has(page)).map(([, block]) => block)].join(PAGE_SEPARATOR)}\n`;
+    `${[headOf(blocks.size - kept.size), ...[...blocks].filter(([page]) => kept.has(page)).map(([, block]) => block)].join(PAGE_SEPARATOR)}\n`;
   const { maxTokens, countTokens } = options;
   if (!maxTokens || !countTokens) return render(new Set(blocks.keys()));
   try {
-    return render(pagesWithinBudget(head, blocks, maxTokens, countTokens, render));
+    const kept = pagesWithinBudget(headOf(blocks.size), blocks, maxTokens, countTokens, render);
+    options.onLeftOut?.(blocks.size - kept.size);
+    return render(kept);
   } finally {
     countTokens.forget?.();
   }
 }
 
+const leftOutNote = (leftOut: number, pages: number) =>
+  `${leftOut} of the ${pages} pages listed in llms.txt ${leftOut === 1 ? 'is' : 'are'} left out of this file to keep it within its token budget.`;
+
 /**
  * The most important pages whose whole text fits the budget: by rank, each page that still fits
- * is kept, one that does not is left out (a later, shorter one may fit). Tokens may merge across
- * the joins, so the least important kept pages go until the whole file fits.
+ * is kept, one that does not is left out (a later, shorter one may fit). `head` is the longest
+ * header (its note counting every page out). Tokens may merge across the joins, so the least
+ * important kept pages go until the whole file fits.
  */
 function pagesWithinBudget(
   head: string,
@@ -134,7 +144,7 @@ function linkLine(page: DescribedPage, options: RenderOptions): string {
   const date = options.includeModificationDate ? formatDate(page.lastModified) : null;
   if (date) notes.push(notes[0] ? `(last modified ${date})` : `Last modified ${date}`);
   const text = notes.filter(Boolean).join(' ');
-  return `- [${title}](${linkTarget(page.url)})${text ? `: ${text}` : ''}`;
+  return `- [${title}](${linkTarget(page.linkUrl ?? page.url)})${text ? `: ${text}` : ''}`;
 }
 
 function oneLine(text: string | null | undefined): string {

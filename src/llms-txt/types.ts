@@ -23,6 +23,14 @@ export interface PageInput {
   priority?: number | null;
   /** The page's outline and hash, when the crawler made them while reading the page's links, or is making them in a worker thread. */
   reading?: PageReading | Promise<PageReading>;
+  /** The markdown the site itself publishes for the page (found or being looked for): llms-full.txt takes it over the HTML's. */
+  ownMarkdown?: OwnMarkdown | null | Promise<OwnMarkdown | null>;
+}
+
+/** A page's markdown copy on its site. */
+export interface OwnMarkdown {
+  url: string;
+  markdown: string;
 }
 
 /** Who wrote a page's title and description. */
@@ -41,6 +49,8 @@ export interface DescribedPage {
   rank?: number;
   /** Main content as markdown; null when it was not read (`simple` without llms-full.txt). */
   markdown: string | null;
+  /** Where llms.txt links the page, when not to the page itself (its markdown copy). */
+  linkUrl?: string;
   lastModified: string | null;
   /** Low-value page (archive, legal, changelog, old version…): listed under `## Optional`. */
   optional: boolean;

@@ -1,6 +1,6 @@
 /**
  * Outgoing e-mail (login codes): SMTP through nodemailer when SMTP_URL is set, else the log.
- * nodemailer (about 5 MB of heap) loads only for SMTP.
+ * nodemailer loads only for SMTP, so a service that logs its e-mail never pays its memory.
  */
 
 export interface MailMessage {

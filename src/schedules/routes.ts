@@ -19,13 +19,13 @@ export const scheduleRoutes: RoutePlugin<{ db: Database; clock: Clock }> = async
         summary: "Refresh the site's llms.txt on a schedule (regenerated, and charged, only when its pages changed); sets a paused schedule active again",
         params: SiteParams,
         body: Type.Object(
-          { frequency: Type.String({ minLength: 1, maxLength: 100, description: '`daily`, `weekly`, or a cron expression in UTC running at most hourly' }) },
+          { frequency: Type.String({ minLength: 1, maxLength: 100, description: '`hourly`, `daily` or `weekly` (every hour, 24 hours or 7 days after it is set), or a cron expression in UTC running at most hourly' }) },
           { additionalProperties: false },
         ),
         response: { 200: Type.Object({ schedule: ScheduleView }), ...errorAnswers(403, 404, 409) },
       },
     },
-    async (request) => ({ schedule: scheduleView(await setSchedule(deps, callerOf(request).accountId, request.params.siteId, request.body.frequency.trim())) }),
+    async (request) => ({ schedule: scheduleView(await setSchedule(deps, callerOf(request).accountId, request.params.siteId, request.body.frequency)) }),
   );
 
   app.delete(

@@ -5,7 +5,7 @@ import { eq, inArray } from '../db/orm.ts';
 import { accounts, siteSchedules } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
-import { checkedNow, scheduleOf } from './test-support.ts';
+import { checkedNow, scheduleOf } from './testing/scheduler-waits.ts';
 
 const DAY = 24 * 3_600_000;
 

@@ -28,6 +28,8 @@ export interface SchedulerDeps {
   crawl: CrawlOptions;
   robots: RobotsCache;
   log: { warn(obj: object, msg: string): void };
+  /** An AI provider is configured (see generation/describer.ts). */
+  aiConfigured: boolean;
   /** Checks under way at once in this process. */
   concurrency: number;
   /** A check still reading pages after this long is given up and recorded as timed out. */

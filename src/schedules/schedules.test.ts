@@ -8,7 +8,7 @@ import { generationJobs, sites } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { invalidFrequency } from './schedules.ts';
-import { nextCheck } from './test-support.ts';
+import { nextCheck } from './testing/scheduler-waits.ts';
 
 const DAY = 24 * 3_600_000;
 /** Valid, and at most hourly, but runs only in Februaries that have five Mondays (years apart). */
@@ -38,7 +38,7 @@ test('a frequency is decided from its fields: a rare expression costs what a fre
   for (const tooOften of ['0,59 0 1 1 *', '* 0 * 2 1#5', '0,30 0 * * * *']) {
     assert.equal(invalidFrequency(tooOften), 'frequency must not run more often than once an hour', tooOften);
   }
-  assert.match(invalidFrequency('0 0 30 2 *')!, /^frequency must be daily, weekly or a cron expression \(/);
+  assert.match(invalidFrequency('0 0 30 2 *')!, /^frequency must be hourly, daily, weekly or a cron expression in UTC such as "0 6 \* \* 1" \(every Monday at 06:00\): /);
   const frequent = '0 * * * *';
   msTaken(() => invalidFrequency(RARE), 3);
   msTaken(() => invalidFrequency(frequent), 3);
@@ -175,7 +175,15 @@ describeOnEachDatabase(
       assert.deepEqual([tooOften.status, tooOften.body], [400, { message: 'Validation error: frequency must not run more often than once an hour' }]);
       const nonsense = await put(owner.apiKey, job.siteId, 'every tuesday');
       assert.equal(nonsense.status, 400);
-      assert.match(nonsense.body.message, /^Validation error: frequency must be daily, weekly or a cron expression \(/);
+      assert.match(nonsense.body.message, /^Validation error: frequency must be hourly, daily, weekly or a cron expression in UTC such as "0 6 \* \* 1" \(every Monday at 06:00\): ./);
+      // The words, in any case, run every so long after they are set.
+      for (const [word, hours] of [['Hourly', 1], [' daily ', 24], ['WEEKLY', 168]] as const) {
+        const set = await put(owner.apiKey, job.siteId, word);
+        assert.equal(set.status, 200, set.text);
+        assert.equal(set.body.schedule.frequency, word.trim().toLowerCase());
+        assert.equal(Date.parse(set.body.schedule.nextRunAt) - service().clock.now().getTime(), hours * 3_600_000);
+      }
+      assert.equal((await service().request('DELETE', `/api/v1/sites/${job.siteId}/schedule`, { token: owner.apiKey })).status, 200);
       assert.equal((await put(other.apiKey, job.siteId, 'daily')).status, 403);
       assert.equal((await service().request('GET', `/api/v1/sites/${job.siteId}`, { token: owner.apiKey })).body.schedule, null);
 

@@ -1,5 +1,5 @@
 /**
- * A site's scheduled refresh: `daily`, `weekly` or a cron expression (UTC, at most hourly). The
+ * A site's scheduled refresh: `hourly`, `daily`, `weekly` or a cron expression (UTC, at most hourly). The
  * schedule keeps its own status (`active`, or `paused` with the reason, e.g. credits ran out):
  * the site keeps the contract's four statuses. Setting the schedule again resumes it.
  */
@@ -7,16 +7,24 @@ import { eq, inArray } from '../db/orm.ts';
 import { CronExpressionParser, type CronFieldCollection } from 'cron-parser';
 import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
-import { IsoDate, Nullable } from '../http/schemas.ts';
+import { IsoDate, Nullable } from '../shapes.ts';
 import type { Database } from '../db/database.ts';
 import { siteSchedules } from '../db/schema.ts';
-import { errors } from '../errors.ts';
+import { errors, scheduleMessages } from '../errors.ts';
 import { getOwnedSite } from '../sites/sites.ts';
 
 export type SiteSchedule = typeof siteSchedules.$inferSelect;
 
 const HOUR_MS = 3_600_000;
-const PRESETS: Record<string, number> = { daily: 24 * HOUR_MS, weekly: 7 * 24 * HOUR_MS };
+/** The words a schedule may use instead of cron: every so long after it was set (or last ran), spreading the runs over the hour. */
+const PRESETS: Record<string, number> = { hourly: HOUR_MS, daily: 24 * HOUR_MS, weekly: 7 * 24 * HOUR_MS };
+export const FREQUENCY_WORDS = Object.keys(PRESETS);
+
+/** A frequency as stored: a preset word in lower case ("Daily" is `daily`), an expression as written. */
+export function normalizeFrequency(frequency: string): string {
+  const trimmed = frequency.trim();
+  return trimmed.toLowerCase() in PRESETS ? trimmed.toLowerCase() : trimmed;
+}
 
 /**
  * Why `frequency` cannot be used, or null. Decided from the parsed fields alone, never by walking
@@ -33,11 +41,11 @@ export function invalidFrequency(frequency: string): string | null {
   // Runs on one day fall at each listed hour, minute and second. With one minute and one second
   // they are whole hours apart; a second minute or second puts two runs in the same hour.
   const tooOften = fields.minute.values.length > 1 || fields.second.values.length > 1;
-  return tooOften ? 'frequency must not run more often than once an hour' : null;
+  return tooOften ? scheduleMessages.tooOften : null;
 }
 
 function notACronExpression(error: unknown): string {
-  return `frequency must be daily, weekly or a cron expression (${error instanceof Error ? error.message : error})`;
+  return scheduleMessages.badFrequency(FREQUENCY_WORDS, error instanceof Error ? error.message : String(error));
 }
 
 /** The first run after `from`. */
@@ -47,9 +55,10 @@ export function nextRunAfter(frequency: string, from: Date): Date {
   return CronExpressionParser.parse(frequency, { tz: 'UTC', currentDate: from }).next().toDate();
 }
 
-export async function setSchedule(deps: { db: Database; clock: Clock }, accountId: string, siteId: string, frequency: string): Promise<SiteSchedule> {
+export async function setSchedule(deps: { db: Database; clock: Clock }, accountId: string, siteId: string, asked: string): Promise<SiteSchedule> {
   // The site first: a caller with no site to schedule costs one lookup, whatever the expression.
   const site = await getOwnedSite(deps.db, accountId, siteId);
+  const frequency = normalizeFrequency(asked);
   const reason = invalidFrequency(frequency);
   if (reason) throw errors.validation(reason);
   if (!site.lastGenerationOptions) throw errors.scheduleNeedsGeneration();

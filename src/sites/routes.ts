@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
 import type { CrawlOptions, RobotsCache } from '../crawl/index.ts';
@@ -5,7 +6,7 @@ import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { FILE_ROUTE, fileUrls } from '../http/paths.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions } from '../generation/options.ts';
 import type { ListChange } from '../generation/site-history.ts';
@@ -15,6 +16,8 @@ import {
   deleteSite,
   exportMarkdown,
   filesBySite,
+  lastFailures,
+  type LastFailure,
   type SiteFilesSummary,
   getOwnedSite,
   listMappedUrls,
@@ -23,7 +26,8 @@ import {
   SITE_STATUSES,
   type Site,
 } from './sites.ts';
-import { answerSiteFile, ServedFiles } from './served-files.ts';
+import { answerSiteFile, ServedFiles, type SiteFileAnswer } from './served-files.ts';
+import { answerPageMarkdown, HOSTED_PAGES } from './hosted-markdown.ts';
 
 const SiteView = Type.Object({
   id: Type.String(),
@@ -46,6 +50,12 @@ const SiteView = Type.Object({
       { description: "What the last generation changed in the list (null after the first); the previous files: the file URLs with ?previous=true" },
     ),
   ),
+  lastFailure: Nullable(
+    Type.Object(
+      { jobId: Type.String(), message: Type.String(), at: IsoDate },
+      { description: "Why the site's latest generation failed, and when; null unless the site's status is failed" },
+    ),
+  ),
   createdAt: IsoDate,
   updatedAt: IsoDate,
 });
@@ -64,16 +74,23 @@ const SiteParams = Type.Object({ siteId: Id });
 const Paging = (defaultLimit: number, statuses: readonly string[]) =>
   Type.Object(
     {
-      page: Type.Integer({ minimum: 1, default: 1 }),
-      limit: Type.Integer({ minimum: 1, maximum: 100, default: defaultLimit }),
+      ...PageQuery(defaultLimit),
       status: Type.Optional(OneOf(statuses)),
     },
     { additionalProperties: false },
   );
 
+/** A hosted file's answer: 304 when the caller has it, else its bytes in the negotiated encoding. */
+function sendFile(reply: FastifyReply, file: SiteFileAnswer, contentType: string) {
+  reply.header('etag', file.etag).header('last-modified', file.updatedAt.toUTCString()).header('cache-control', 'public, max-age=300').header('vary', 'Accept-Encoding');
+  if (file.body === null) return reply.code(304).send(null);
+  if (file.encoding !== 'identity') reply.header('content-encoding', file.encoding);
+  return reply.type(contentType).send(file.body);
+}
+
 export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache }> = async (app, { db, config, crawl, robots }) => {
   const servedFiles = new ServedFiles(config.hostedFileCacheBytes);
-  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined) => {
+  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined, failure: LastFailure | undefined) => {
     const urls = fileUrls(config.publicUrl, site.id);
     return {
       id: site.id,
@@ -86,6 +103,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       schedule: scheduleView(schedule),
       lastChange: (site.lastChange as ListChange | null) ?? null,
       lastGenerationOptions: site.lastGenerationOptions ? readGenerationOptions(site.lastGenerationOptions) : null,
+      lastFailure: failure ? { jobId: failure.jobId, message: failure.message, at: failure.at.toISOString() } : null,
       createdAt: site.createdAt.toISOString(),
       updatedAt: site.updatedAt.toISOString(),
     };
@@ -99,14 +117,14 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         tags: ['Sites'],
         summary: "The account's sites, most recently updated first",
         querystring: Paging(20, SITE_STATUSES),
-        response: { 200: Type.Object({ sites: Type.Array(SiteView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }) },
+        response: { 200: Type.Object({ sites: Type.Array(SiteView), ...PageFields }) },
       },
     },
     async (request) => {
       const result = await listSites(db, callerOf(request).accountId, request.query);
       const ids = result.sites.map((s) => s.id);
-      const [files, schedules] = await Promise.all([filesBySite(db, ids), schedulesOf(db, ids)]);
-      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!, schedules.get(s.id))) };
+      const [files, schedules, failures] = await Promise.all([filesBySite(db, ids), schedulesOf(db, ids), lastFailures(db, result.sites)]);
+      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!, schedules.get(s.id), failures.get(s.id))) };
     },
   );
 
@@ -115,8 +133,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     { config: { auth: 'any' }, schema: { tags: ['Sites'], summary: 'A site', params: SiteParams, response: { 200: SiteView, ...errorAnswers(403, 404) } } },
     async (request) => {
       const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
-      const [files, schedules] = await Promise.all([filesBySite(db, [site.id]), schedulesOf(db, [site.id])]);
-      return siteView(site, files.get(site.id)!, schedules.get(site.id));
+      const [files, schedules, failures] = await Promise.all([filesBySite(db, [site.id]), schedulesOf(db, [site.id]), lastFailures(db, [site])]);
+      return siteView(site, files.get(site.id)!, schedules.get(site.id), failures.get(site.id));
     },
   );
 
@@ -142,7 +160,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         params: SiteParams,
         querystring: Paging(50, MAPPED_URL_STATUSES),
         response: {
-          200: Type.Object({ urls: Type.Array(MappedUrlView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }),
+          200: Type.Object({ urls: Type.Array(MappedUrlView), ...PageFields }),
           ...errorAnswers(403, 404),
         },
       },
@@ -208,14 +226,29 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         acceptEncoding: request.headers['accept-encoding'],
         ifNoneMatch: request.headers['if-none-match'],
       });
-      reply
-        .header('etag', file.etag)
-        .header('last-modified', file.updatedAt.toUTCString())
-        .header('cache-control', 'public, max-age=300')
-        .header('vary', 'Accept-Encoding');
-      if (file.body === null) return reply.code(304).send(null);
-      if (file.encoding !== 'identity') reply.header('content-encoding', file.encoding);
-      return reply.type('text/plain; charset=utf-8').send(file.body);
+      return sendFile(reply, file, 'text/plain; charset=utf-8');
+    },
+  });
+
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: `${FILE_ROUTE}/${HOSTED_PAGES}*`,
+    schema: {
+      tags: ['Files'],
+      summary: "A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)",
+      description: 'The path is the page\'s own with `.md`: `/docs/intro` → `pages/docs/intro.md`, `/docs/` → `pages/docs/index.md`.',
+      params: Type.Object({ siteId: Id, '*': Type.String() }),
+      response: { 200: Type.String(), 304: Type.Null(), ...errorAnswers(404) },
+    },
+    handler: async (request, reply) => {
+      // The path as sent, still percent-encoded, as it was stored.
+      const rawPath = request.url.split('?', 1)[0];
+      const path = rawPath.slice(rawPath.indexOf(`/${HOSTED_PAGES}`) + HOSTED_PAGES.length + 1);
+      const file = await answerPageMarkdown(db, servedFiles, request.params.siteId, path, {
+        acceptEncoding: request.headers['accept-encoding'],
+        ifNoneMatch: request.headers['if-none-match'],
+      });
+      return sendFile(reply, file, 'text/markdown; charset=utf-8');
     },
   });
 };

@@ -108,6 +108,20 @@ export interface SiteFileAnswer {
   body: Buffer | null;
 }
 
+/** `body`'s version `etag` in the encoding the caller accepts best, or nothing (304) when the caller has it. */
+export async function answerText(
+  files: ServedFiles,
+  version: { etag: string; updatedAt: Date },
+  load: () => Promise<Buffer | null>,
+  request: { acceptEncoding?: string; ifNoneMatch?: string },
+): Promise<SiteFileAnswer | null> {
+  const encoding = negotiateEncoding(request.acceptEncoding);
+  const etag = representationEtag(version.etag, encoding);
+  if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return { etag, updatedAt: version.updatedAt, encoding, body: null };
+  const body = await files.get(version.etag, encoding, load);
+  return body && { etag, updatedAt: version.updatedAt, encoding, body };
+}
+
 /**
  * A hosted file in the encoding the caller accepts best; a 304 reads no part. A version replaced
  * between reading its ETag and its parts is read again, as the one now stored.
@@ -119,13 +133,10 @@ export async function answerSiteFile(
   kind: SiteFileKind,
   request: { acceptEncoding?: string; ifNoneMatch?: string },
 ): Promise<SiteFileAnswer> {
-  const encoding = negotiateEncoding(request.acceptEncoding);
   for (let attempt = 0; attempt < 2; attempt++) {
     const version = await siteFileVersion(db, siteId, kind);
-    const etag = representationEtag(version.etag, encoding);
-    if (matchesIfNoneMatch(request.ifNoneMatch, etag)) return { etag, updatedAt: version.updatedAt, encoding, body: null };
-    const body = await files.get(version.etag, encoding, () => readSiteFileBytes(db, siteId, kind, version.etag));
-    if (body) return { etag, updatedAt: version.updatedAt, encoding, body };
+    const answer = await answerText(files, version, () => readSiteFileBytes(db, siteId, kind, version.etag), request);
+    if (answer) return answer;
   }
   throw errors.fileNotFound();
 }

@@ -1,7 +1,7 @@
 /**
  * A site's hosted files: their size and ETag in site_files, their text in site_file_parts, written
- * a part per statement. The embedded database keeps the memory a statement needed: a 6 MB
- * llms-full.txt sent whole left it about 85 MB larger for good.
+ * a part per statement. The embedded database keeps, for good, the memory its largest statement
+ * needed: a large llms-full.txt sent whole would leave it that much larger.
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -16,9 +16,14 @@ export type SiteFileKind = 'llms' | 'full' | 'previous-llms' | 'previous-full';
 /** Characters per part; migration 0011 cut the files stored before it the same way. */
 export const FILE_PART_CHARS = 131_072;
 
+/** A strong ETag naming a text by its content. */
+export function contentEtag(content: string): string {
+  return `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+}
+
 /** Stores a file, replacing the one of the same kind; within the caller's transaction. */
 export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize): Promise<void> {
-  const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
+  const etag = contentEtag(content);
   await tx
     .insert(siteFiles)
     .values({ siteId, kind, etag, ...size })

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray } from '../db/orm.ts';
 import { createFetcher, resolveLimits, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
-import { accounts, mappedUrls, siteFiles, sites } from '../db/schema.ts';
+import { accounts, generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import type { FileSizes } from '../generation/options.ts';
 import { errors } from '../errors.ts';
 import { extractPage } from '../llms-txt/index.ts';
@@ -55,6 +55,28 @@ export async function filesBySite(db: Database, siteIds: string[]): Promise<Map<
     if (kind === 'llms') site.sizes.llmsTxt = size;
   }
   return files;
+}
+
+export interface LastFailure {
+  jobId: string;
+  message: string;
+  at: Date;
+}
+
+/** Why each failed site failed: the error of its latest job (a site's status is its latest job's, see site-status.ts). */
+export async function lastFailures(db: Database, candidates: readonly Site[]): Promise<Map<string, LastFailure>> {
+  const ids = candidates.filter((site) => site.status === 'failed').map((site) => site.id);
+  if (ids.length === 0) return new Map();
+  const latest = await db
+    .selectDistinctOn([generationJobs.siteId], { siteId: generationJobs.siteId, jobId: generationJobs.id, status: generationJobs.status, error: generationJobs.error, at: generationJobs.completedAt })
+    .from(generationJobs)
+    .where(inArray(generationJobs.siteId, ids))
+    .orderBy(generationJobs.siteId, desc(generationJobs.createdAt), desc(generationJobs.id));
+  return new Map(
+    latest
+      .filter((job) => job.status === 'failed')
+      .map((job) => [job.siteId, { jobId: job.jobId, message: job.error ?? '', at: job.at ?? new Date(0) }]),
+  );
 }
 
 export async function listMappedUrls(db: Database, accountId: string, siteId: string, query: PageRequest & { status?: string }) {

@@ -35,6 +35,19 @@ export async function waitForGeneration(service: TestService, token: string, job
   }
 }
 
+/** Polls a discovery job until it ends. */
+export async function waitForDiscovery(service: TestService, token: string, id: string, timeoutMs = 30_000) {
+  const started = Date.now();
+  for (;;) {
+    const res = await service.request('GET', `/api/v1/discovery/${id}`, { token });
+    assert.equal(res.status, 200, res.text);
+    if (res.body.status === 'completed' || res.body.status === 'failed') return res.body;
+    assert.ok(Date.now() - started < timeoutMs, `discovery still ${res.body.status} after ${timeoutMs} ms`);
+    if (res.body.status === 'processing') assert.equal(res.body.completedAt, null);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The account's balance and ledger rows, after checking they agree (see readLedger). */
 export async function ledgerOf(service: TestService, accountId: string) {
   const { balance } = await readLedger(service, accountId);

@@ -5,7 +5,7 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf, SuccessMessage } from '../http/schemas.ts';
+import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { createEndpoint, deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, type WebhookEndpoint } from './endpoints.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
@@ -125,11 +125,11 @@ export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
         summary: "An endpoint's deliveries, newest first, each with its attempts",
         params: EndpointParams,
         querystring: Type.Object(
-          { page: Type.Integer({ minimum: 1, default: 1 }), limit: Type.Integer({ minimum: 1, maximum: 100, default: 20 }) },
+          PageQuery(20),
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({ deliveries: Type.Array(DeliveryView), total: Type.Integer(), page: Type.Integer(), totalPages: Type.Integer() }),
+          200: Type.Object({ deliveries: Type.Array(DeliveryView), ...PageFields }),
           ...errorAnswers(404),
         },
       },

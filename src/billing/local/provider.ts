@@ -56,7 +56,7 @@ export class LocalPaymentProvider implements PaymentProvider {
   }
   async verifyWebhook(rawBody: Buffer | string, signatureHeader: string | undefined): Promise<ProviderEvent> {
     const secret = await this.emulator.webhookSecret();
-    // The Stripe SDK (560 modules, about 10 MB) loads with the first payment event, not with the service.
+    // The Stripe SDK (hundreds of modules) loads with the first payment event, not with the service.
     const { default: Stripe } = await import('stripe');
     try {
       return Stripe.webhooks.constructEvent(rawBody, signatureHeader ?? '', secret) as ProviderEvent;

@@ -1,23 +1,24 @@
 /**
  * The job runtime of one process: the queue (always: the API sends jobs) and, in processes that
- * work, the workers of every job kind and the lease sweeper.
+ * work, the workers of every job kind and the lease sweeper. Part of the composition root, beside
+ * app.ts: it wires every capability's job kind and loop, which import jobs/ for its machinery.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../clock.ts';
-import type { Config } from '../config.ts';
-import { RobotsCache, type CrawlOptions } from '../crawl/index.ts';
-import type { DatabaseHandle } from '../db/database.ts';
-import type { ReadCache } from '../db/read-cache.ts';
-import { discoveryJobKind } from '../discovery/discovery-job.ts';
-import { describerFromConfig } from '../generation/describer.ts';
-import type { GenerationJob } from '../generation/generation.ts';
-import { generationJobKind } from '../generation/generation-job.ts';
-import { createGenerationThreads, type GenerationThreads } from '../generation/generation-thread.ts';
-import { createPagePool, type PagePool } from '../generation/page-pool.ts';
-import { JobQueue } from './queue.ts';
-import { startScheduler } from '../schedules/scheduler.ts';
-import { startWebhookDelivery } from '../webhooks/delivery.ts';
-import { startWorkers, type JobKind } from './workers.ts';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { BrowserPool, RobotsCache, type CrawlOptions } from './crawl/index.ts';
+import type { DatabaseHandle } from './db/database.ts';
+import type { ReadCache } from './db/read-cache.ts';
+import { discoveryJobKind } from './discovery/discovery-job.ts';
+import { describerFromConfig, hasAiProvider } from './generation/describer.ts';
+import type { GenerationJob } from './generation/generation.ts';
+import { generationJobKind } from './generation/generation-job.ts';
+import { createGenerationThreads, type GenerationThreads } from './generation/generation-thread.ts';
+import { createPagePool, type PagePool } from './generation/page-pool.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { startScheduler } from './schedules/scheduler.ts';
+import { startWebhookDelivery } from './webhooks/delivery.ts';
+import { startWorkers, type JobKind } from './jobs/workers.ts';
 
 export interface JobRuntime {
   queue: JobQueue;
@@ -39,8 +40,8 @@ export function crawlOptionsFrom(config: Config): CrawlOptions {
   return { allowPrivate: config.crawlAllowPrivate };
 }
 
-export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; pages: PagePool; threads: GenerationThreads }): JobKind[] {
-  const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl };
+export function jobKinds(deps: JobRuntimeDeps & { crawl: CrawlOptions; pages: PagePool; threads: GenerationThreads; renderer: BrowserPool }): JobKind[] {
+  const common = { db: deps.database.db, clock: deps.clock, crawl: deps.crawl, renderer: deps.renderer };
   return [
     discoveryJobKind(common),
     generationJobKind({ ...common, describer: describerFromConfig(deps.config.llm), pages: deps.pages, threads: deps.threads, limits: deps.config.generation, publicUrl: deps.config.publicUrl, jobReads: deps.jobReads }),
@@ -60,8 +61,10 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   const crawl = crawlOptionsFrom(deps.config);
   const pages = options.workers ? createPagePool(undefined, { warm: options.warmUp }) : null;
   const threads = options.workers ? createGenerationThreads(deps.config.generation.threadMemoryMb) : null;
-  const stopSweeper = pages && threads
-    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages, threads }))
+  // Chromium starts with the first page a job renders, not here.
+  const renderer = options.workers ? new BrowserPool(deps.config.render) : null;
+  const stopSweeper = pages && threads && renderer
+    ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages, threads, renderer }))
     : () => {};
   // Webhooks go out from the processes that run jobs, through the crawler's address guard.
   const delivery = {
@@ -76,7 +79,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   };
   const stopDelivery = options.workers ? startWebhookDelivery(delivery, settings.pollSeconds * 1000) : async () => {};
   const robots = new RobotsCache(deps.clock);
-  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, robots, log, ...deps.config.schedules };
+  const scheduler = { db: deps.database.db, clock: deps.clock, queue, crawl, robots, log, aiConfigured: hasAiProvider(deps.config.llm), ...deps.config.schedules };
   const stopScheduler = options.workers ? startScheduler(scheduler, settings.pollSeconds * 1000) : async () => {};
   return {
     queue,
@@ -89,6 +92,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
       await queue.stop();
       await pages?.close();
       await threads?.close();
+      await renderer?.close();
     },
   };
 }

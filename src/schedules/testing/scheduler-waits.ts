@@ -1,6 +1,6 @@
 // Helpers of the schedule tests: waiting for the scheduler, which runs on its own.
 import assert from 'node:assert/strict';
-import type { TestService } from '../testing/service.ts';
+import type { TestService } from '../../testing/service.ts';
 
 export async function eventually<T>(check: () => Promise<T | false | null | undefined>, what: string): Promise<T> {
   const started = Date.now();
