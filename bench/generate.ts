@@ -205,7 +205,7 @@ export async function generateThrough(
 }
 
 async function waitUntilReady(base: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     try {
       if ((await fetch(`${base}/ready`)).ok) return;
