@@ -1,5 +1,6 @@
 // The server side of the API benchmark, in a process of its own (the load generator must not
-// share its event loop): `node bench/api-server.ts bare|pglite|postgres`. Prints one JSON line,
+// share its event loop): `node bench/api-server.ts bare|pglite|postgres [metrics]` (`metrics`: with
+// METRICS_TOKEN set, so every request is counted). Prints one JSON line,
 // `{ url, apiKey, jobApiKey, jobId }`, once it listens; runs until killed.
 import Fastify from 'fastify';
 import { buildApp } from '../src/app.ts';
@@ -23,6 +24,7 @@ if (target === 'bare') {
     RATE_LIMIT_JOB_STARTS: '1000000',
     RATE_LIMIT_PUBLIC_PER_IP: '1000000',
     LOG_LEVEL: 'silent',
+    ...(process.argv[3] === 'metrics' ? { METRICS_TOKEN: 'bench-metrics-token-0123456789' } : {}),
   });
   const database = await createTestDatabase(target as DatabaseKind);
   // No workers: the job stays queued, and GET /generate/{jobId} reads it.

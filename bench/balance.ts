@@ -42,7 +42,7 @@ export async function runBalanceBench(): Promise<Measurement[]> {
           ['balance/api', '/api/v1/credits/balance/api', server.apiKey],
           ['generate/{jobId}', `/api/v1/generate/${server.jobId}`, server.jobApiKey],
         ]) {
-          results.push({ target: `${name} on ${kind}`, ...(await alternate(`${bareServer.url}/bare`, `${server.url}${path}`, { authorization: `Bearer ${apiKey}` })) });
+          results.push({ target: `${name} on ${kind}`, ...(await alternate({ url: `${bareServer.url}/bare`, headers: {} }, { url: `${server.url}${path}`, headers: { authorization: `Bearer ${apiKey}` } })) });
         }
       } finally {
         server.stop();
@@ -55,11 +55,28 @@ export async function runBalanceBench(): Promise<Measurement[]> {
   return results;
 }
 
-async function startServer(target: 'bare' | 'pglite' | 'postgres'): Promise<{ url: string; apiKey?: string; jobApiKey?: string; jobId?: string; stop: () => void }> {
+/**
+ * The cost of the metrics on the hot path: GET /credits/balance/api on PGlite, a service counting
+ * every request (METRICS_TOKEN set) taking turns with one that counts nothing, same run.
+ */
+export async function runMetricsBench(): Promise<Measurement[]> {
+  const [plain, counted] = [await startServer('pglite'), await startServer('pglite', ['metrics'])];
+  try {
+    const target = (server: typeof plain) => ({ url: `${server.url}/api/v1/credits/balance/api`, headers: { authorization: `Bearer ${server.apiKey}` } });
+    const results = [{ target: 'balance/api with metrics', ...(await alternate(target(plain), target(counted))) }];
+    printTable(results, 'the same service without metrics', '(target: ≥ 0.9× its req/s)');
+    return results;
+  } finally {
+    plain.stop();
+    counted.stop();
+  }
+}
+
+async function startServer(target: 'bare' | 'pglite' | 'postgres', extra: string[] = []): Promise<{ url: string; apiKey?: string; jobApiKey?: string; jobId?: string; stop: () => void }> {
   // The service runs with `npm start`'s variables and node flags; the bare route as plain node.
   const start = target === 'bare' ? { env: {}, args: [] } : startCommand(process.cwd());
   const flags = start.args.filter((arg) => arg.startsWith('--'));
-  const child: ChildProcess = spawn(process.execPath, [...flags, serverScript, target], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
+  const child: ChildProcess = spawn(process.execPath, [...flags, serverScript, target, ...extra], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...start.env } });
   const [line] = await new Promise<string[]>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', (first) => resolve([first]));
@@ -68,12 +85,17 @@ async function startServer(target: 'bare' | 'pglite' | 'postgres'): Promise<{ ur
   return { ...JSON.parse(line), stop: () => child.kill('SIGTERM') };
 }
 
-/** The bare route and the target in turns, each warmed up first: the median round of each, and the median of the rounds' ratios. */
-async function alternate(bareUrl: string, url: string, headers: Record<string, string>): Promise<Omit<Measurement, 'target'>> {
-  await autocannon({ url: bareUrl, connections: CONNECTIONS, duration: 3 });
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: 3 });
+interface Endpoint {
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** The baseline and the target in turns, each warmed up first: the median round of each, and the median of the rounds' ratios. */
+async function alternate(baseline: Endpoint, target: Endpoint): Promise<Omit<Measurement, 'target'>> {
+  await autocannon({ ...baseline, connections: CONNECTIONS, duration: 3 });
+  await autocannon({ ...target, connections: CONNECTIONS, duration: 3 });
   const rounds: Array<{ bare: Run; measured: Run }> = [];
-  for (let round = 0; round < ROUNDS; round++) rounds.push({ bare: await load(bareUrl, {}), measured: await load(url, headers) });
+  for (let round = 0; round < ROUNDS; round++) rounds.push({ bare: await load(baseline.url, baseline.headers), measured: await load(target.url, target.headers) });
   return {
     requestsPerSecond: median(rounds.map((r) => r.measured.requestsPerSecond)),
     p99Ms: median(rounds.map((r) => r.measured.p99Ms)),
@@ -99,13 +121,13 @@ async function load(url: string, headers: Record<string, string>): Promise<Run> 
   return { requestsPerSecond: Math.round(result.requests.average), p99Ms: result.latency.p99 };
 }
 
-function printTable(rows: Measurement[]): void {
+function printTable(rows: Measurement[], baseline = 'the bare route', goal = '(target: ≥ 0.5× its req/s, p99 ≤ 3×)'): void {
   const lines = [
-    ['target', 'req/s', 'p99 ms', 'bare req/s', 'req/s vs bare', 'p99 vs bare'],
+    ['target', 'req/s', 'p99 ms', 'baseline req/s', 'req/s vs baseline', 'p99 vs baseline'],
     ...rows.map((r) => [r.target, String(r.requestsPerSecond), String(r.p99Ms), String(r.bareRequestsPerSecond), r.ratioToBare.toFixed(3), `${r.p99ToBare.toFixed(1)}x`]),
   ];
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => l[i].length)));
-  console.log(`\nAuthenticated reads, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s taking turns with the bare route, load generator in its own process; medians (target: ≥ 0.5× its req/s, p99 ≤ 3×)`);
+  console.log(`\nAuthenticated reads, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s taking turns with ${baseline}, load generator in its own process; medians ${goal}`);
   for (const line of lines) console.log(line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  '));
 }
 

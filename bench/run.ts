@@ -1,9 +1,9 @@
 // `npm run bench`: every benchmark, each against a baseline measured in the same run.
-// One benchmark alone: `npm run bench -- crawl` (names: balance, pickup, crawl, generate, quality, render).
+// One benchmark alone: `npm run bench -- crawl` (names: balance, metrics, pickup, crawl, generate, quality, render).
 // The soak under faults and the isolation attacks run only when named: `npm run bench -- soak`,
 // `npm run bench -- isolation` (a few minutes each).
 // Flags (`--update`) go to the benchmarks that take them: `npm run bench -- quality --update`.
-import { runBalanceBench } from './balance.ts';
+import { runBalanceBench, runMetricsBench } from './balance.ts';
 import { runCrawlBench } from './crawl.ts';
 import { runGenerateBench } from './generate.ts';
 import { runIsolationBench } from './isolation.ts';
@@ -19,6 +19,10 @@ const include = (name: string) => wanted.size === 0 || wanted.has(name);
 if (include('balance')) {
   console.log('\n== Authenticated reads (balance, job status) against a bare Fastify route ==');
   await runBalanceBench();
+}
+if (include('metrics')) {
+  console.log('\n== The metrics on the hot path: balance reads with and without them ==');
+  await runMetricsBench();
 }
 if (include('pickup')) {
   console.log('\n== Job pickup on an idle worker (PGlite, PostgreSQL) ==');

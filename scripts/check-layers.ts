@@ -10,7 +10,7 @@ export const LAYERS: Array<{ name: string; paths: string[] }> = [
   { name: 'composition root', paths: ['src/main.ts', 'src/app.ts', 'src/deps.ts', 'src/job-runtime.ts', 'src/cli/', 'src/testing/'] },
   {
     name: 'capabilities',
-    paths: ['src/accounts/', 'src/auth/', 'src/api-keys/', 'src/credits/', 'src/plans/', 'src/billing/', 'src/discovery/', 'src/generation/', 'src/sites/', 'src/web/', 'src/webhooks/', 'src/schedules/', 'src/health/', 'src/job-input/'],
+    paths: ['src/accounts/', 'src/auth/', 'src/api-keys/', 'src/credits/', 'src/plans/', 'src/billing/', 'src/discovery/', 'src/generation/', 'src/sites/', 'src/web/', 'src/webhooks/', 'src/schedules/', 'src/health/', 'src/job-input/', 'src/lint/', 'src/mcp/', 'src/metrics/'],
   },
   { name: 'service frameworks (http, jobs)', paths: ['src/http/', 'src/jobs/'] },
   { name: 'libraries', paths: ['src/crawl/', 'src/llms-txt/', 'src/mail/', 'src/crypto/', 'src/client/'] },

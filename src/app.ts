@@ -33,6 +33,9 @@ import { createPaymentProvider } from './billing/create-provider.ts';
 import { registerWebApp } from './web/plugin.ts';
 import { scheduleRoutes } from './schedules/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
+import { mcpRoutes } from './mcp/routes.ts';
+import { lintRoutes } from './lint/routes.ts';
+import { registerMetrics } from './metrics/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
   const { trustProxy, http: timeouts } = deps.config;
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.addHook('onClose', await forgetOnRowChanges(deps.database, { accounts: balanceReads, generation_jobs: jobReads }));
   registerAuthentication(app, callerIdentifier({ db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, credentials }));
   registerIdempotency(app, { db: deps.database.db, clock: deps.clock });
+  registerMetrics(app, { db: deps.database.db, config: deps.config });
   const jobs = await startJobRuntime({ ...deps, jobReads }, app.log, { workers: deps.runWorkers ?? false, warmUp: deps.warmUp });
   app.addHook('onClose', () => jobs.stop());
   const { config, clock, database } = deps;
@@ -89,9 +93,11 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
       await api.register(siteRoutes, { db, config, crawl: jobs.crawl, robots: jobs.robots });
       await api.register(webhookRoutes, { db, clock, config, crawl: jobs.crawl });
       await api.register(scheduleRoutes, { db, clock });
+      await api.register(lintRoutes, { config, crawl: jobs.crawl, robots: jobs.robots });
     },
     { prefix: API_PREFIX },
   );
+  await app.register(mcpRoutes, { db, clock, config, queue: jobs.queue, crawl: jobs.crawl, robots: jobs.robots });
   await payments.registerPages?.(app, { webhookPath: API_PREFIX + STRIPE_WEBHOOK_ROUTE });
   await registerWebApp(app);
   return app;

@@ -65,6 +65,8 @@ export interface Config {
   generation: GenerationLimits;
   /** Headless Chromium for `options.render` (crawl/render/browser-pool.ts). */
   render: RenderSettings;
+  /** /metrics: who may read it (Bearer METRICS_TOKEN on the API's port) and where else (METRICS_PORT); neither: not served. */
+  metrics: { token: string | null; port: number | null };
 }
 
 /** How long a client may take over what it sends: a socket past them is closed. */
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
       threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
     },
     render: renderSettings(env),
+    metrics: metricsSettings(env, port),
   };
 }
 
@@ -304,6 +307,14 @@ export function renderSettings(env: Env): RenderSettings {
     idleMs: Math.round(decimal(env, 'RENDER_IDLE_SECONDS', 30, 0.1, 3600) * 1000),
     memoryMb: integer(env, 'RENDER_MEMORY_MB', 256, 32, 4096),
   };
+}
+
+function metricsSettings(env: Env, port: number): Config['metrics'] {
+  const token = env.METRICS_TOKEN || null;
+  if (token !== null && token.length < 16) throw new ConfigError('METRICS_TOKEN must be at least 16 characters');
+  const metricsPort = env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 1, 65535) : null;
+  if (metricsPort !== null && metricsPort === port) throw new ConfigError('METRICS_PORT must differ from PORT: it is served without a token, to the operator’s network only');
+  return { token, port: metricsPort };
 }
 
 function httpTimeouts(env: Env): HttpTimeouts {

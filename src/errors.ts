@@ -87,6 +87,13 @@ export const errors = {
   scheduleNeedsGeneration: () => new ApiError(409, 'A site can be scheduled once it has a completed generation: its options are what the refresh reuses'),
   scheduleNotFound: () => new ApiError(404, 'This site has no schedule'),
 
+  // MCP (mcp/)
+  pageNotListed: () => new ApiError(404, 'This page is not listed in the llms.txt of any of your sites'),
+  pageUnreadable: (reason: string) => new ApiError(502, `The page could not be read: ${reason}`),
+  searchNeedsStoredPages: () =>
+    new ApiError(409, "This site's pages are not stored: generate it with showFullText (or the enhanced method) to search them"),
+  mcpMethodNotAllowed: () => new ApiError(405, 'The MCP endpoint is stateless: send JSON-RPC messages with POST', {}, { allow: 'POST' }),
+
   // Idempotency-Key
   idempotencyKeyReused: () => new ApiError(422, 'This Idempotency-Key was already used with a different request'),
   idempotencyKeyInFlight: () =>
@@ -139,6 +146,8 @@ export const webhookMessages = {
 /** What the crawler and the webhook sender say about a connection they refuse (in job errors and delivery attempts). */
 export const crawlMessages = {
   addressRefused: 'Refused to connect to a private or reserved address',
+  robotsDisallowed: "The site's robots.txt does not allow reading this page",
+  pageStatus: (status: number) => `The page answered HTTP ${status}`,
 } as const;
 
 /** `enhanced` asked for without an AI provider: the one sentence the start, the estimate and the job say. */

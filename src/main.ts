@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, startupWarnings } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { startJobRuntime } from './job-runtime.ts';
 import { loadTokenCounter } from './llms-txt/index.ts';
+import { serveMetricsPort } from './metrics/routes.ts';
 
 function onSignals(stop: () => Promise<void>): void {
   const handler = async () => {
@@ -32,7 +33,9 @@ async function main(argv: string[]): Promise<void> {
     const log = pino({ level: config.logLevel });
     for (const warning of startupWarnings(config)) log.warn(warning);
     const jobs = await startJobRuntime(deps, log, { workers: true, warmUp: true });
+    const stopMetrics = config.metrics.port === null ? async () => {} : serveMetricsPort(database.db, config.metrics.port, config.host);
     onSignals(async () => {
+      await stopMetrics();
       await jobs.stop();
       await database.close();
     });

@@ -32,7 +32,7 @@ export interface LoginCodeDeps {
   db: Database;
   clock: Clock;
   mailer: Mailer;
-  log: { error(obj: object, msg: string): void };
+  log: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
 
 /**
@@ -68,7 +68,7 @@ export async function sendLoginCode(deps: LoginCodeDeps, email: string): Promise
       to: account.email,
       subject: `Your llms.txt login code: ${code}`,
       text: `Your login code is ${code}. It is valid for ${LOGIN_CODE_MINUTES} minutes and can be used once.\nIf you did not ask for it, ignore this e-mail.`,
-    })
+    }, deps.log)
     .catch((error: unknown) => deps.log.error({ err: error }, 'login code not sent'));
 }
 

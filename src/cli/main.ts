@@ -3,14 +3,14 @@
  * project pins. Results go to stdout (`--json` for scripts), progress and errors to stderr; the
  * exit code says what happened (errors.ts).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT } from './errors.ts';
 import { generateLocally, prepareOutputFolder } from './local.ts';
+import { describeReport, lint } from './lint.ts';
 import { Progress } from './progress.ts';
 import { balance, generateRemotely, remoteClient, sites, terminalConsent } from './remote.ts';
 import { MIN_FULL_TEXT_TOKENS } from '../llms-txt/index.ts';
-// Inlined by the CLI package's bundle (scripts/pack-cli.ts), read from the repository otherwise.
-import packageJson from '../../package.json' with { type: 'json' };
 import { RENDER_MODES, type RenderMode } from '../crawl/index.ts';
 
 const HELP = `Usage:
@@ -18,6 +18,8 @@ const HELP = `Usage:
   llmstxt remote generate <url> [options]   generate on a service (LLMSTXT_API_KEY, LLMSTXT_API_URL)
   llmstxt balance                           the account's credits
   llmstxt sites                             the account's sites
+  llmstxt lint <url|file>                   check an llms.txt (a site's, or any page of the site,
+                                            or a local file): structure, links, key pages; 0-100
 
 Options:
   --out <dir>          where to write llms.txt (and llms-full.txt); default: .
@@ -65,7 +67,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     const { values, positionals } = parseCommandLine(argv);
     json = values.json;
     if (values.version) {
-      console.log(`llmstxt ${packageJson.version}`);
+      console.log(`llmstxt ${packageVersion()}`);
       return EXIT.ok;
     }
     if (values.help || positionals.length === 0) {
@@ -122,6 +124,7 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     await prepareOutputFolder(options.out);
     return generateRemotely(client, url(rest.slice(1)), { ...options, yes: values.yes }, progress, terminalConsent);
   }
+  if (command === 'lint') return lint(url(rest));
   if (command === 'balance') return balance(remoteClient(env));
   if (command === 'sites') return sites(remoteClient(env));
   throw new CliError(EXIT.usage, `unknown command "${positionals.join(' ')}"\n${HELP}`);
@@ -141,6 +144,15 @@ function maxTokens(raw: string | undefined, full: boolean): number | null {
   return value;
 }
 
+
+/** package.json beside the bundle's folder in the CLI's package (scripts/pack-cli.ts), two folders up in the repository. */
+function packageVersion(): string {
+  for (const path of ['../package.json', '../../package.json']) {
+    const file = new URL(path, import.meta.url);
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')).version;
+  }
+  throw new Error('package.json not found');
+}
 
 function method(raw: string): 'simple' | 'enhanced' {
   if (raw !== 'simple' && raw !== 'enhanced') throw new CliError(EXIT.usage, `--method must be simple or enhanced, not ${raw}`);
@@ -166,6 +178,7 @@ function describe(result: any): string {
     return [`${result.url}: ${result.pages ?? ''}${result.pages ? ' pages, ' : ''}${credits}wrote`, ...files].join('\n');
   }
   if (typeof result.balance === 'number') return `${result.balance} credits (purchased ${result.totalPurchased}, used ${result.totalUsed})`;
+  if (typeof result.score === 'number') return describeReport(result);
   if (result.sites) return result.sites.length === 0 ? 'No sites yet.' : result.sites.map((s: any) => `${s.status.padEnd(10)} ${s.url}  ${s.fileUrl}`).join('\n');
   return JSON.stringify(result, null, 2);
 }

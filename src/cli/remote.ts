@@ -76,7 +76,7 @@ export async function generateRemotely(client: ReturnType<typeof remoteClient>, 
   const started = answer(client, await call(client, () => api.POST('/api/v1/generate', { body })));
   for (;;) {
     const job = answer(client, await call(client, () => api.GET('/api/v1/generate/{jobId}', { params: { path: { jobId: started.jobId } } })));
-    if (job.phase && job.pagesTotal !== null) progress.update(PHASE_LABELS[job.phase] ?? job.phase, job.pagesDone ?? 0, job.pagesTotal);
+    if (job.phase) progress.update(PHASE_LABELS[job.phase] ?? job.phase, job.pagesDone ?? 0, job.pagesTotal);
     else progress.update(job.status === 'pending' ? 'Queued' : 'Generating', job.progress, 100);
     if (job.status === 'failed') throw new CliError(EXIT.generationFailed, job.error ?? 'the generation failed');
     if (job.status === 'completed') {

@@ -4668,6 +4668,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/lint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an llms.txt against llmstxt.org, its links and its site; free
+         * @description `url`: the llms.txt (or any text file), or any page of the site (then `<origin>/llms.txt` is checked). Structure, duplicates, each link's status (at most 200), key pages of the site's navigation and sitemap the file lacks, listed pages changed after the file; a 0-100 score. Answers within 30 s; counted against the job-start rate limit.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description An http or https URL */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            fileUrl: string | null;
+                            site: string | null;
+                            score: number;
+                            findings: {
+                                code: "file-unreadable" | "missing-h1" | "no-sections" | "missing-summary" | "multiple-h1" | "misplaced-heading" | "bad-link-line" | "empty-section" | "optional-not-last" | "duplicate-link" | "broken-link" | "link-refused" | "link-disallowed" | "missing-key-page" | "changed-after-file" | "not-checked";
+                                severity: "error" | "warning" | "notice";
+                                message: string;
+                                line: number | null;
+                            }[];
+                            links: {
+                                listed: number;
+                                checked: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -1,4 +1,5 @@
 /** The discovery job as the workers run it: crawl, write progress as it goes, store the URLs found. */
+import { countFinishedJob, metrics } from '../metrics/metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
@@ -47,31 +48,36 @@ export function discoveryJobKind(deps: Deps): JobKind {
       );
       await progress.flush();
       if (signal.aborted) return;
-      await db.transaction(async (tx) => {
+      const stored = await db.transaction(async (tx) => {
         // The job first: a worker that lost it stores nothing.
         const [completed] = await tx
           .update(discoveryJobs)
           .set({ status: 'completed', progress: 100, urlsFound: result.urls.length, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
           .where(whileOwned(discoveryJobs, job.id, attempt))
           .returning();
-        if (!completed) return;
+        if (!completed) return null;
         await recordEvent(tx, completed.accountId, 'discovery.completed', discoveryEventData(completed), clock.now());
         for (let i = 0; i < result.urls.length; i += INSERT_CHUNK) {
           const chunk = result.urls.slice(i, i + INSERT_CHUNK).map((u, j) => ({ id: randomUUID(), discoveryId: job.id, ...u, position: i + j }));
           await tx.insert(discoveredUrls).values(chunk).onConflictDoNothing();
         }
+        return completed;
       });
+      metrics.pagesFetched.inc({ kind: 'discovery' }, result.stats.pagesFetched);
+      if (stored) countFinishedJob('discovery', stored.type, 'completed', stored.startedAt, stored.completedAt ?? clock.now());
     },
 
     async fail(jobId, message, attempt) {
-      await db.transaction(async (tx) => {
+      const failed = await db.transaction(async (tx) => {
         const [failed] = await tx
           .update(discoveryJobs)
           .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
           .where(whileOwned(discoveryJobs, jobId, attempt))
           .returning();
         if (failed) await recordEvent(tx, failed.accountId, 'discovery.failed', discoveryEventData(failed), clock.now());
+        return failed;
       });
+      if (failed) countFinishedJob('discovery', failed.type, 'failed', failed.startedAt, failed.completedAt ?? clock.now());
     },
   });
 }

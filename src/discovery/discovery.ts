@@ -1,4 +1,5 @@
 /** Discovery jobs: start one, look them up, list what they found. Free of charge, bounded by maxUrls. */
+import { metrics } from '../metrics/metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
@@ -38,6 +39,7 @@ export async function startDiscovery(deps: Deps, accountId: string, input: { url
     await deps.queue.enqueue(tx, 'discovery', { jobId: row.id }, owner);
     return row;
   });
+  metrics.jobsStarted.inc({ kind: 'discovery', method: input.type });
   const estimatedCompletion = new Date(deps.clock.now().getTime() + Math.max(5, input.maxUrls * SECONDS_PER_URL) * 1000);
   return { job, estimatedCompletion };
 }

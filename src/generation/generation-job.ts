@@ -14,7 +14,7 @@ import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
-import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/hosted-markdown.ts';
+import { hostedMarkdownBase, hostedMarkdownPath } from '../sites/markdown-paths.ts';
 import { recordEvent } from '../webhooks/events.ts';
 import { fileSizesView, readGenerationOptions } from './options.ts';
 import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
@@ -25,6 +25,7 @@ import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';
 import type { JobPhase, JobProgress } from './job-progress.ts';
+import { countFinishedJob, metrics } from '../metrics/metrics.ts';
 
 export interface GenerationJobDeps {
   db: Database;
@@ -76,10 +77,11 @@ const band = (from: number, to: number, done: number, total: number) => Math.flo
 
 const BANDS: Record<JobPhase, [number, number]> = { discovering: [0, 30], fetching: [30, 70], describing: [70, 95], writing: [95, 95] };
 
-/** A report of the phase's counts, with the percentage its band gives. */
+/** A report of the phase's counts, with the percentage its band gives; writing has no counts. */
 function report(phase: JobPhase, done: number, total: number): JobProgress {
   const [from, to] = BANDS[phase];
-  return { percent: band(from, to, done, total), stage: { phase, done, total } };
+  const counts = phase === 'writing' ? { done: null, total: null } : { done, total };
+  return { percent: band(from, to, done, total), stage: { phase, ...counts } };
 }
 
 export function generationJobKind(deps: GenerationJobDeps): JobKind {
@@ -97,6 +99,7 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
       // Ends the crawl too when the generation stops first (its thread failed).
       const finished = new AbortController();
       const jobSignal = AbortSignal.any([signal, overBudget, finished.signal]);
+      let fetched = 0;
       try {
         const collected = collectPages(job.url, {
           maxUrls: options.maxUrls,
@@ -104,7 +107,11 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
           signal: jobSignal,
           crawl: deps.crawl,
           onDiscovered: (found) => progress(report('discovering', found, options.maxUrls)),
-          onFetched: (fetched, total) => progress(report('fetching', fetched, total)),
+          onFetched: (done, total) => {
+            metrics.pagesFetched.inc({ kind: 'generation' }, Math.max(0, done - fetched));
+            fetched = Math.max(fetched, done);
+            progress(report('fetching', done, total));
+          },
           read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText || options.linkMarkdown }),
           render: { mode: options.render, pool: deps.renderer },
           siteMarkdown: options.showFullText || options.linkMarkdown,
@@ -168,13 +175,14 @@ async function store(
   // A page rendered but not listed (the job reads more pages than it lists) is not charged.
   const listedRendered = options.render === 'never' ? null : Math.min(pagesRendered, result.pages.length);
   if (deps.jobReads) await getGenerationJob(db, job.accountId, job.id, deps.jobReads);
-  await db.transaction(async (tx) => {
+  const unused = unusedCredits(job.creditsReserved, { pagesListed: result.pages.length, pagesRendered: listedRendered ?? 0, method: options.generationMethod });
+  const stored = await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
       .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, pagesRendered: listedRendered, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
-      .returning({ id: generationJobs.id });
-    if (!completed) return;
+      .returning();
+    if (!completed) return null;
     const change = await listChange(tx, job.siteId, result.pages, now);
     // The pages first: the thread counts llms-full.txt's tokens meanwhile.
     await replaceMappedUrls(tx, job.siteId, result, failures);
@@ -199,12 +207,16 @@ async function store(
     await refund(
       tx,
       job,
-      unusedCredits(job.creditsReserved, { pagesListed: result.pages.length, pagesRendered: listedRendered ?? 0, method: options.generationMethod }),
+      unused,
       `Refund: generation of ${job.url} used ${result.pages.length} of ${options.maxUrls} pages` + (listedRendered === null ? '' : `, ${listedRendered} of them rendered`),
     );
     await tx.update(sites).set({ lastGenerationOptions: options, lastChange: change }).where(eq(sites.id, job.siteId));
     await followLatestJob(tx, job.siteId, now);
+    return completed;
   });
+  if (!stored) return;
+  countFinishedJob('generation', options.generationMethod, 'completed', stored.startedAt, now);
+  metrics.creditsRefunded.inc(unused);
 }
 
 async function replaceMappedUrls(tx: Transaction, siteId: string, result: GenerationResult, failures: Map<string, string>) {

@@ -4,7 +4,7 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
-import { hostedMarkdownUrl } from '../sites/hosted-markdown.ts';
+import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
 import { packResult } from './thread-transfer.ts';
 

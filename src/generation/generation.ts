@@ -11,6 +11,7 @@ import { refuseUnreachableTarget } from '../http/target-url.ts';
 import { errors, jobMessages } from '../errors.ts';
 import { whileOwned } from '../jobs/job-kind.ts';
 import { recordEvent } from '../webhooks/events.ts';
+import { countFinishedJob, metrics } from '../metrics/metrics.ts';
 import { readGenerationOptions, sameOptions, type GenerationOptions } from './options.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { planGeneration, type GenerationPlan } from './pricing.ts';
@@ -97,6 +98,8 @@ export async function startGeneration(
     await deps.queue.enqueue(tx, 'generation', { jobId: row.id }, owner);
     return row;
   });
+  metrics.jobsStarted.inc({ kind: 'generation', method: options.generationMethod });
+  metrics.creditsReserved.inc(cost);
   return { job, creditsUsed: cost, fromCache: false, withoutAi };
 }
 
@@ -115,7 +118,7 @@ export async function getGenerationJob(db: Database, accountId: string, jobId: s
  * `attempt`: then only a job that claim still owns is failed. A cancel passes none.
  */
 export async function failGenerationJob(db: Database, clock: Clock, jobId: string, message: string, attempt?: number): Promise<GenerationJob | null> {
-  return db.transaction(async (tx) => {
+  const failed = await db.transaction(async (tx) => {
     const [job] = await tx
       .update(generationJobs)
       .set({ status: 'failed', error: message, completedAt: clock.now(), updatedAt: clock.now(), leaseExpiresAt: null })
@@ -132,6 +135,11 @@ export async function failGenerationJob(db: Database, clock: Clock, jobId: strin
     await recordEvent(tx, job.accountId, 'generation.failed', data, clock.now());
     return job;
   });
+  if (failed) {
+    countFinishedJob('generation', readGenerationOptions(failed.options).generationMethod, 'failed', failed.startedAt, failed.completedAt ?? clock.now());
+    metrics.creditsRefunded.inc(failed.creditsReserved);
+  }
+  return failed;
 }
 
 export async function refund(tx: Transaction, job: GenerationJob, amount: number, description: string): Promise<void> {

@@ -8,10 +8,10 @@ export type JobPhase = (typeof JOB_PHASES)[number];
 /** Stored in generation_jobs.stage while the job runs. */
 export interface JobStage {
   phase: JobPhase;
-  /** discovering: URLs found; fetching: pages fetched; describing: pages described */
-  done: number;
-  /** discovering: the most it may find (maxUrls); fetching, describing: pages to do */
-  total: number;
+  /** discovering: URLs found; fetching: pages fetched; describing: pages described; writing: null */
+  done: number | null;
+  /** discovering: the most it may find (maxUrls); fetching, describing: pages to do; writing: null */
+  total: number | null;
 }
 
 /** A progress report: the percentage and, with it, the stage. */
@@ -22,8 +22,8 @@ export interface JobProgress {
 
 export const JobStageFields = {
   phase: Nullable(Type.String({ description: `While processing, one of ${JOB_PHASES.join(', ')} (discovering: finding URLs); null otherwise` })),
-  pagesDone: Nullable(Type.Integer({ description: "The phase's count so far: URLs found, pages fetched or described" })),
-  pagesTotal: Nullable(Type.Integer({ description: "What the phase's count goes up to (discovering: maxUrls)" })),
+  pagesDone: Nullable(Type.Integer({ description: "The phase's count so far: URLs found, pages fetched or described (null while writing)" })),
+  pagesTotal: Nullable(Type.Integer({ description: "What the phase's count goes up to (discovering: maxUrls; null while writing)" })),
 };
 
 /** The stage of a job that is processing; nulls once it is not. */

@@ -72,12 +72,8 @@ describeOnEachDatabase(
       const job = await generate(service(), apiKey, `${withCopies.origin}/`, { linkMarkdown: true });
       assert.equal(job.options.linkMarkdown, true);
       const targets = linksOf(await (await fetch(job.fileUrl)).text()).map((link) => link.url).sort();
-      assert.deepEqual(targets, [
-        `${job.fileUrl}/pages/guide/trap.html.md`,
-        `${withCopies.origin}/guide/setup.html.md`,
-        `${withCopies.origin}/guide/usage.md`,
-        `${withCopies.origin}/llms-home.md`,
-      ]);
+      const expected = [`${job.fileUrl}/pages/guide/trap.html.md`, `${withCopies.origin}/guide/setup.html.md`, `${withCopies.origin}/guide/usage.md`, `${withCopies.origin}/llms-home.md`];
+      assert.deepEqual(targets, expected.sort());
       const hosted = await fetch(`${job.fileUrl}/pages/guide/trap.html.md`);
       assert.equal(hosted.status, 200);
       assert.match(await hosted.text(), /This page has no markdown copy/);

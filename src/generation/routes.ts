@@ -30,8 +30,8 @@ const OptionsSchema = Type.Object(
   { additionalProperties: false, default: {} },
 );
 
-const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
-type StartRequest = Static<typeof StartBody>;
+export const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
+export type StartRequest = Static<typeof StartBody>;
 
 /** The start's body as the start and the estimate both read it: the target, the options, the cache age. */
 function readStartBody(body: StartRequest, config: Pick<Config, 'render'>): { url: string; options: GenerationOptions; cacheAge: number } {
@@ -92,7 +92,7 @@ function creditsUsed(job: GenerationJob, options: GenerationOptions): number {
 }
 
 /** A job's file URLs exist only once it has completed (the contract's state rules). */
-function jobView(publicUrl: string, job: GenerationJob) {
+export function jobView(publicUrl: string, job: GenerationJob) {
   const options = readGenerationOptions(job.options);
   const completed = job.status === 'completed';
   const urls = fileUrls(publicUrl, job.siteId);
@@ -140,21 +140,7 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
         response: { 200: StartView, ...errorAnswers(402, 409, 422) },
       },
     },
-    async (request) => {
-      const { url, options, cacheAge } = readStartBody(request.body, config);
-      const { job, creditsUsed, fromCache, withoutAi } = await startGeneration(generation, callerOf(request).accountId, url, options, cacheAge);
-      const view = jobView(config.publicUrl, job);
-      return {
-        jobId: job.id,
-        status: fromCache ? 'completed' : 'queued',
-        progress: view.progress,
-        message: fromCache ? jobMessages.fromCache : withoutAi ? priceMessages.queuedWithoutAi : jobMessages.queued,
-        fileUrl: view.fileUrl,
-        fullTextUrl: view.fullTextUrl,
-        siteId: job.siteId,
-        creditsUsed,
-      };
-    },
+    async (request) => startGenerationFor(generation, callerOf(request).accountId, request.body),
   );
 
   app.post(
@@ -216,3 +202,22 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
     },
   );
 };
+
+type StartDeps = Parameters<typeof startGeneration>[0] & { config: Config };
+
+/** A generation start as `POST /generate` answers it (the MCP `generate` tool answers the same). */
+export async function startGenerationFor(deps: StartDeps, accountId: string, body: StartRequest) {
+  const { url, options, cacheAge } = readStartBody(body, deps.config);
+  const { job, creditsUsed, fromCache, withoutAi } = await startGeneration(deps, accountId, url, options, cacheAge);
+  const view = jobView(deps.config.publicUrl, job);
+  return {
+    jobId: job.id,
+    status: fromCache ? 'completed' : 'queued',
+    progress: view.progress,
+    message: fromCache ? jobMessages.fromCache : withoutAi ? priceMessages.queuedWithoutAi : jobMessages.queued,
+    fileUrl: view.fileUrl,
+    fullTextUrl: view.fullTextUrl,
+    siteId: job.siteId,
+    creditsUsed,
+  };
+}

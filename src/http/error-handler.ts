@@ -35,6 +35,11 @@ function allowedValues(failures: NonNullable<FastifyError['validation']>, instan
   return values.map((value) => String(value));
 }
 
+/** The 400 of a value a schema refused, for values checked outside a route (an MCP tool's arguments). */
+export function validationFailure(failures: NonNullable<FastifyError['validation']>, context: string): ApiError {
+  return errors.validation(describeValidationFailure(Object.assign(new Error(), { validation: failures, validationContext: context }) as FastifyError));
+}
+
 function toApiError(error: FastifyError | ApiError): ApiError {
   if (error instanceof ApiError) return error;
   if (error.validation) return errors.validation(describeValidationFailure(error));

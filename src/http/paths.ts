@@ -8,6 +8,9 @@ export const API_PREFIX = '/api/v1';
 /** The hosted llms.txt of a site (served by sites/routes.ts); `?full=true` for llms-full.txt. */
 export const FILE_ROUTE = '/file/:siteId';
 
+/** A page's hosted markdown (sites/routes.ts; its paths: sites/markdown-paths.ts). */
+export const HOSTED_PAGE_ROUTE = '/file/:siteId/pages/*';
+
 /** Where Stripe (and the local provider's emulator) deliver their signed events. */
 export const STRIPE_WEBHOOK_ROUTE = '/webhooks/stripe';
 

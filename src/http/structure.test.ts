@@ -44,7 +44,7 @@ describeOnEachDatabase('Route paths', (service) => {
     // The test harness and the dashboard's own client routes (src/web/) may repeat API paths.
     const files = sourceFiles(srcDir, ['testing', 'web']);
     const routes = Object.entries<object>(doc.paths).map(([path, operations]) => ({
-      path: path.slice(API_PREFIX.length).replace(/\{(\w+)\}/g, ':$1'),
+      path: path.slice(API_PREFIX.length).replace(/\{(\w+)\}/g, ':$1').replace(/\{\*\}$/, '*'),
       // one definition per method; a HEAD comes with its GET
       definitions: Object.keys(operations).filter((method) => method !== 'head').length,
     }));

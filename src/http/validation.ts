@@ -1,6 +1,8 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import { validationFailure } from './error-handler.ts';
 
 // ajv-formats ships CommonJS with a default export that ESM sees one level down.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin;
@@ -57,3 +59,16 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
   );
   return guarded as any;
 };
+
+/**
+ * A checker of values that arrive outside a route's body (an MCP tool's arguments), compiled once:
+ * the same defaults and the same `Validation error: …` (400) as a route with that body schema.
+ */
+export function bodyChecker<Schema extends TSchema>(schema: Schema): (data: unknown) => Static<Schema> {
+  const validate = validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '' }) as ((data: unknown) => boolean) & { errors: any[] | null };
+  return (data) => {
+    const copy = structuredClone(data);
+    if (!validate(copy)) throw validationFailure(validate.errors ?? [], 'body');
+    return copy as Static<Schema>;
+  };
+}

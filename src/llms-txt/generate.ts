@@ -199,7 +199,13 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     chosen.map((node, index) => ({ signals: signalsOf(node, index), listedPages: node.children.length })),
     (index) => (chosen[index] === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
   );
-  const ownMarkdownOf = (url: string) => byUrl.get(url)?.page.ownMarkdown as OwnMarkdown | null | undefined;
+  // The site's own markdown over the HTML's; linked to, with markdownLink, where there is some.
+  const markdownOf = (url: string, extractedMarkdown: string | null): Pick<DescribedPage, 'markdown' | 'linkUrl'> => {
+    const own = byUrl.get(url)?.page.ownMarkdown as OwnMarkdown | null | undefined;
+    const markdown = own?.markdown ?? extractedMarkdown;
+    const linkUrl = options.markdownLink && markdown ? (own?.url ?? options.markdownLink(url)) : undefined;
+    return linkUrl === undefined ? { markdown } : { markdown, linkUrl };
+  };
   const pages: DescribedPage[] = chosen.map((node, index) => ({
     url: node.url,
     title: node === map.home ? site.name : simple[index].title,
@@ -207,8 +213,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     section: null,
     rank: index,
     contentHash: byUrl.get(node.url)?.contentHash,
-    markdown: ownMarkdownOf(node.url)?.markdown ?? extracted[index].markdown,
-    ...(options.markdownLink && { linkUrl: ownMarkdownOf(node.url)?.url ?? options.markdownLink(node.url) }),
+    ...markdownOf(node.url, extracted[index].markdown),
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
     source: 'metadata',

@@ -10,17 +10,18 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  send(message: MailMessage): Promise<void>;
+  /** `log`: the request's, so that a message written to the log carries the request's id. */
+  send(message: MailMessage, log?: Log): Promise<void>;
 }
 
-interface Log {
+export interface Log {
   info(obj: object, msg: string): void;
 }
 
 export function createMailer(smtpUrl: string | null, from: string, log: Log): Mailer {
   if (!smtpUrl) {
     // A laptop has no mail server: the message goes to the log, where its reader is the user.
-    return { send: async (message) => log.info({ mail: message }, `e-mail to ${message.to}: ${message.subject}`) };
+    return { send: async (message, requestLog) => (requestLog ?? log).info({ mail: message }, `e-mail to ${message.to}: ${message.subject}`) };
   }
   const transport = import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
   return {

@@ -5,7 +5,7 @@ import type { CrawlOptions, RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { FILE_ROUTE, fileUrls } from '../http/paths.ts';
+import { FILE_ROUTE, fileUrls, HOSTED_PAGE_ROUTE } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions } from '../generation/options.ts';
@@ -27,7 +27,8 @@ import {
   type Site,
 } from './sites.ts';
 import { answerSiteFile, ServedFiles, type SiteFileAnswer } from './served-files.ts';
-import { answerPageMarkdown, HOSTED_PAGES } from './hosted-markdown.ts';
+import { answerPageMarkdown } from './hosted-markdown.ts';
+import { hostedPagesPrefix } from './markdown-paths.ts';
 
 const SiteView = Type.Object({
   id: Type.String(),
@@ -232,7 +233,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
 
   app.route({
     method: ['GET', 'HEAD'],
-    url: `${FILE_ROUTE}/${HOSTED_PAGES}*`,
+    url: HOSTED_PAGE_ROUTE,
     schema: {
       tags: ['Files'],
       summary: "A page's markdown (public), from the site's last generation that kept it (showFullText or linkMarkdown)",
@@ -243,7 +244,8 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     handler: async (request, reply) => {
       // The path as sent, still percent-encoded, as it was stored.
       const rawPath = request.url.split('?', 1)[0];
-      const path = rawPath.slice(rawPath.indexOf(`/${HOSTED_PAGES}`) + HOSTED_PAGES.length + 1);
+      const prefix = hostedPagesPrefix(request.params.siteId);
+      const path = rawPath.slice(rawPath.indexOf(prefix) + prefix.length);
       const file = await answerPageMarkdown(db, servedFiles, request.params.siteId, path, {
         acceptEncoding: request.headers['accept-encoding'],
         ifNoneMatch: request.headers['if-none-match'],

@@ -1,12 +1,12 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
 import { and, asc, desc, eq, inArray } from '../db/orm.ts';
-import { createFetcher, resolveLimits, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
+import { createFetcher, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { accounts, generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import type { FileSizes } from '../generation/options.ts';
 import { errors } from '../errors.ts';
-import { extractPage } from '../llms-txt/index.ts';
+import { readPageLive } from './live-page.ts';
 
 export type Site = typeof sites.$inferSelect;
 export const SITE_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -147,17 +147,11 @@ async function refetchMarkdown(
   const lane = async () => {
     while (next < pages.length) {
       const page = pages[next++];
-      try {
-        const { robots } = await robotsCache.rulesFor(page.url, fetcher);
-        if (!robots.isAllowed(page.url)) continue;
-        fetcher.pace(Math.max(resolveLimits(crawl.limits).delayMs, robots.crawlDelayMs));
-        const response = await fetcher.fetch(page.url);
-        if (response.status !== 200) continue;
-        page.markdown = extractPage(response.text(), page.url).markdown;
-        await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
-      } catch {
-        // A page that cannot be fetched now keeps its stored markdown.
-      }
+      const read = await readPageLive({ crawl, robots: robotsCache }, fetcher, page.url);
+      // A page that cannot be fetched now (or robots.txt disallows) keeps its stored markdown.
+      if (!('markdown' in read)) continue;
+      page.markdown = read.markdown;
+      await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
     }
   };
   try {

@@ -7,6 +7,7 @@
  * fills the free slots with the due deliveries of idle endpoints, taking turns between accounts so
  * one account's slow receivers never hold back another's.
  */
+import { metrics } from '../metrics/metrics.ts';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from '../db/orm.ts';
 import { Webhook } from 'standardwebhooks';
@@ -187,6 +188,7 @@ async function record(deps: DeliveryDeps, delivery: Claimed, startedAt: Date, ou
     const failingFor = endpoint?.failingSince ? now.getTime() - endpoint.failingSince.getTime() : 0;
     if (failingFor >= DISABLE_AFTER_FAILING_MS) await disable(tx, delivery.endpoint_id, endpoint.failingSince!, now);
   });
+  metrics.webhookDeliveries.inc({ outcome: status === 'pending' ? 'retrying' : status });
 }
 
 /**
@@ -221,6 +223,7 @@ async function failUnsendable(deps: DeliveryDeps, delivery: Claimed, reason: str
       .where(eq(webhookDeliveries.id, delivery.id));
     await tx.update(webhookEndpoints).set({ busyUntil: null }).where(eq(webhookEndpoints.id, delivery.endpoint_id));
   });
+  metrics.webhookDeliveries.inc({ outcome: 'failed' });
 }
 
 async function drain(body: AsyncIterable<Buffer>): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import { accessSync, constants } from 'node:fs';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { errors } from '../../errors.ts';
 import type { RenderMode } from './modes.ts';
 import type { RenderSettings } from '../../config.ts';
@@ -88,7 +88,10 @@ export class BrowserPool {
 
   private open(): Promise<Browser> {
     if (!this.browser) {
-      const launching = chromium.launch({ executablePath: this.settings.chromiumPath, args: launchArgs(this.settings), timeout: 30_000 });
+      // Loaded with the first page to render: most processes never render one (docs/decisions/process-memory.md).
+      const launching = import('playwright-core').then(({ chromium }) =>
+        chromium.launch({ executablePath: this.settings.chromiumPath, args: launchArgs(this.settings), timeout: 30_000 }),
+      );
       this.browser = launching;
       launching.then(
         (browser) => browser.on('disconnected', () => this.browser === launching && (this.browser = null)),
