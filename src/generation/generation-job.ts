@@ -163,11 +163,10 @@ async function store(
   deps: GenerationJobDeps,
   job: GenerationJob,
   attempt: number,
-  files: GeneratedFiles,
+  { result, sizes }: GeneratedFiles,
   { failures, pagesRendered }: { failures: Map<string, string>; pagesRendered: number },
 ) {
   const { db, clock } = deps;
-  const { result } = files;
   const options = readGenerationOptions(job.options);
   const now = clock.now();
   const pagesLeftOut = result.stats.fullTextPagesLeftOut;
@@ -179,16 +178,10 @@ async function store(
   const stored = await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, pagesRendered: listedRendered, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, pagesRendered: listedRendered, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning();
     if (!completed) return null;
-    const change = await listChange(tx, job.siteId, result.pages, now);
-    // The pages first: the thread counts llms-full.txt's tokens meanwhile.
-    await replaceMappedUrls(tx, job.siteId, result, failures);
-    await keepPreviousFiles(tx, job.siteId);
-    const sizes = await files.sizes;
-    await tx.update(generationJobs).set({ fileSizes: sizes }).where(eq(generationJobs.id, job.id));
     const urls = fileUrls(deps.publicUrl, job.siteId);
     await recordEvent(tx, job.accountId, 'generation.completed', {
       id: job.id,
@@ -201,6 +194,9 @@ async function store(
       files: fileSizesView(sizes),
       completedAt: now.toISOString(),
     }, now);
+    const change = await listChange(tx, job.siteId, result.pages, now);
+    await replaceMappedUrls(tx, job.siteId, result, failures);
+    await keepPreviousFiles(tx, job.siteId);
     await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
     if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));

@@ -37,11 +37,7 @@ export interface FileSizes {
 
 export interface GeneratedFiles {
   result: GenerationResult;
-  /**
-   * Known once the thread has counted llms-full.txt's tokens, which takes about as long as
-   * storing the job's pages: the job stores them meanwhile.
-   */
-  sizes: Promise<FileSizes>;
+  sizes: FileSizes;
 }
 
 /**
@@ -71,9 +67,7 @@ export type FromThread =
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
   | { type: 'call'; id: number; method: 'extract'; args: [html: string, url: string] }
-  | { type: 'done'; result: PackedResult; llmsTxtSize: FileSize }
-  /** after `done`: the job's last message */
-  | { type: 'sized'; llmsFullTxtSize: FileSize | null }
+  | { type: 'done'; result: PackedResult; sizes: FileSizes }
   /** the generator threw: the job fails with this message */
   | { type: 'failed'; message: string };
 
@@ -156,10 +150,7 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
   };
 }
 
-/**
- * Generates the job's files in a thread (the waiting one, or its own), fed with the collected
- * pages as they arrive. The thread is the job's until its files are sized.
- */
+/** Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages as they arrive. */
 export async function generateInThread(collected: CollectedPages, settings: GenerationSettings, context: ThreadContext): Promise<GeneratedFiles> {
   context.signal.throwIfAborted();
   const worker = context.threads?.take(context.memoryMb) ?? startThread(context.memoryMb);
@@ -178,32 +169,28 @@ export async function generateInThread(collected: CollectedPages, settings: Gene
     listeners.push(() => context.signal.removeEventListener('abort', onAbort), () => worker.off('error', onError), () => worker.off('exit', onExit));
   });
   ended.catch(() => room.close());
-  const generated = answer<{ result: GenerationResult; llmsTxtSize: FileSize }>();
-  const sized = answer<FileSize | null>();
+  const generated = answer<GeneratedFiles>();
   port.on('message', (message: FromThread) => {
-    if (message.type === 'done') generated.resolve({ result: unpackResult(message.result), llmsTxtSize: message.llmsTxtSize });
-    else if (message.type === 'sized') sized.resolve(message.llmsFullTxtSize);
-    else if (message.type === 'failed') [generated, sized].forEach((pending) => pending.reject(new Error(message.message)));
+    if (message.type === 'done') generated.resolve({ result: unpackResult(message.result), sizes: message.sizes });
+    else if (message.type === 'failed') generated.reject(new Error(message.message));
     else if (message.type === 'taken') room.free();
     else if (message.type === 'progress') context.onProgress(message.progress);
     else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
     else void runCall(port, message, context);
   });
-  const release = async (completed: boolean) => {
+  let completed = false;
+  try {
+    const files = await Promise.race([generated.promise, ended, feed(port, collected, room).then(() => generated.promise)]);
+    completed = true;
+    return files;
+  } finally {
     listeners.forEach((remove) => remove());
     room.close();
     port.close();
+    // A thread whose job completed waits for the next job; a thread whose job failed is ended.
     if (completed && context.threads) context.threads.give(worker, context.memoryMb);
     else await worker.terminate();
-  };
-  const files = Promise.race([generated.promise, ended, feed(port, collected, room).then(() => generated.promise)]);
-  const sizes = files.then(async ({ llmsTxtSize }) => ({ llmsTxt: llmsTxtSize, llmsFullTxt: await Promise.race([sized.promise, ended]) }));
-  // Once the files are sized, the thread waits for the next job; a thread whose job failed is ended.
-  sizes.then(
-    () => release(true),
-    () => release(false),
-  );
-  return { result: (await files).result, sizes };
+  }
 }
 
 async function feed(port: MessagePort, collected: CollectedPages, room: Room): Promise<void> {
@@ -237,7 +224,7 @@ async function runCall(port: MessagePort, call: Extract<FromThread, { type: 'cal
 
 const extractIn = (pages: PagePool, [html, url]: [string, string]): Promise<ExtractedPage> => pages.extract(html, url);
 
-/** An answer the thread will send; not awaited when the job failed before it. */
+/** The answer the thread will send; not awaited when the job failed before it. */
 function answer<T>() {
   let resolve!: (value: T) => void;
   let reject!: (error: Error) => void;

@@ -102,11 +102,12 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
   const countTokens = await tokenCounter;
-  const fullText = result.llmsFullTxt;
+  const sizes = {
+    llmsTxt: await fileSize(result.llmsTxt, countTokens),
+    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
+  };
   const { packed, transfer } = packResult(result);
-  port.postMessage({ type: 'done', result: packed, llmsTxtSize: await fileSize(result.llmsTxt, countTokens) } satisfies FromThread, transfer);
-  // Counted while the event loop stores the job's pages.
-  post({ type: 'sized', llmsFullTxtSize: fullText === null ? null : await fileSize(fullText, countTokens) });
+  port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);
 }
 
 /**
