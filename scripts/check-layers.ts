@@ -46,6 +46,12 @@ function importsOf(path: string): string[] {
   return specifiers.filter((specifier) => specifier.startsWith('.')).map((specifier) => relative(ROOT, join(ROOT, dirname(path), specifier)));
 }
 
+const CAPABILITIES = LAYERS.findIndex((layer) => layer.name === 'capabilities');
+/** What a capability's logic may use of http/: links and types, no HTTP machinery. */
+const HTTP_FOR_LOGIC = new Set(['src/http/paths.ts', 'src/http/types.ts']);
+/** A protocol's surface, not logic: the routes, and the MCP server's tools (which validate as the routes do). */
+const isSurface = (path: string) => path.endsWith('/routes.ts') || path === 'src/mcp/server.ts';
+
 /** The upward imports and the files in no layer, as lines to print. */
 export function layerViolations(files: string[]): string[] {
   const problems: string[] = [];
@@ -60,6 +66,10 @@ export function layerViolations(files: string[]): string[] {
       if (isTest(target)) problems.push(`${file} imports ${target}: only tests and test helpers may import a test helper`);
       const theirs = layerOf(target);
       if (theirs >= 0 && theirs < own) problems.push(`${file} imports ${target}: ${LAYERS[own].name} may not import from ${LAYERS[theirs].name}, a layer above it`);
+      if (own === CAPABILITIES && !isSurface(file) && target.startsWith('src/http/') && !HTTP_FOR_LOGIC.has(target)) {
+        problems.push(`${file} imports ${target}: a capability's logic uses only ${[...HTTP_FOR_LOGIC].join(' and ')} of http/; the rest is for its routes.ts`);
+      }
+      if (target.endsWith('/routes.ts') && own !== 0) problems.push(`${file} imports ${target}: a capability's routes are registered by app.ts alone`);
     }
   }
   return problems;

@@ -3,7 +3,8 @@
 // project installs. Its JavaScript is bundled (Node strips no types under node_modules, and the
 // bundle carries dependencies whose `engines` ask for Node 22 or later, which npm warns about on
 // Node 20), so it depends only on `piscina` (the page threads), `openapi-fetch` (the client's
-// types) and `robots-parser` (loaded with require, which a bundle does not follow). Not on the npm package `node`: its install script draws a warning of its own (see
+// types), `robots-parser` (loaded with require, which a bundle does not follow) and
+// `playwright-core` (--render; it finds its own files from its folder). Not on the npm package `node`: its install script draws a warning of its own (see
 // docs/decisions/cli-package.md). Prints the tarball's path.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const destination = resolve(process.argv[2] ?? join(root, 'artifacts'));
 const folder = join(root, 'artifacts', 'llmstxt-package');
 const repository = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const RUNTIME_DEPENDENCIES = ['piscina', 'openapi-fetch', 'robots-parser'];
+const RUNTIME_DEPENDENCIES = ['piscina', 'openapi-fetch', 'robots-parser', 'playwright-core'];
 
 rmSync(folder, { recursive: true, force: true });
 mkdirSync(join(folder, 'bin'), { recursive: true });

@@ -72,7 +72,7 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   app.addHook('onClose', await forgetOnRowChanges(deps.database, { accounts: balanceReads, generation_jobs: jobReads }));
   registerAuthentication(app, callerIdentifier({ db: deps.database.db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, credentials }));
   registerIdempotency(app, { db: deps.database.db, clock: deps.clock });
-  registerMetrics(app, { db: deps.database.db, config: deps.config });
+  await registerMetrics(app, { db: deps.database.db, config: deps.config });
   const jobs = await startJobRuntime({ ...deps, jobReads }, app.log, { workers: deps.runWorkers ?? false, warmUp: deps.warmUp });
   app.addHook('onClose', () => jobs.stop());
   const { config, clock, database } = deps;

@@ -82,6 +82,7 @@ export const errors = {
   webhookEndpointNotFound: () => new ApiError(404, 'Webhook endpoint not found'),
   webhookAddressRefused: (reason: string) => new ApiError(400, `Validation error: url is not reachable for webhooks (${reason})`),
   tooManyWebhookEndpoints: (max: number) => new ApiError(409, `An account can register at most ${max} webhook endpoints`),
+  webhookEndpointDisabled: () => new ApiError(409, 'This webhook endpoint is disabled: enable it before sending it a test event'),
 
   // scheduled refresh
   scheduleNeedsGeneration: () => new ApiError(409, 'A site can be scheduled once it has a completed generation: its options are what the refresh reuses'),
@@ -115,6 +116,7 @@ export const messages = {
   webhookEndpointCreated: 'Webhook endpoint registered. Store its secret now: it is not shown again',
   webhookEndpointDeleted: 'Webhook endpoint deleted',
   webhookEndpointEnabled: 'Webhook endpoint enabled: new events are delivered to it again',
+  webhookTestQueued: 'Test event queued: it is sent within seconds and listed with its attempts in the delivery log',
   scheduleDeleted: 'Schedule removed',
   generationCanceled: 'Generation canceled; its credits were refunded',
   dashboardNotBuilt: 'The web dashboard is not built. Run `npm run build:web`, or use the API at /api/v1 (reference at /docs).',

@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<void> {
     const log = pino({ level: config.logLevel });
     for (const warning of startupWarnings(config)) log.warn(warning);
     const jobs = await startJobRuntime(deps, log, { workers: true, warmUp: true });
-    const stopMetrics = config.metrics.port === null ? async () => {} : serveMetricsPort(database.db, config.metrics.port, config.host);
+    const stopMetrics = config.metrics.port === null ? async () => {} : await serveMetricsPort(database.db, config.metrics.port, config.host);
     onSignals(async () => {
       await stopMetrics();
       await jobs.stop();

@@ -8,13 +8,13 @@ import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { STRIPE_WEBHOOK_ROUTE } from '../http/paths.ts';
 import { errorAnswers, Nullable, sessionAndKeyRoutes } from '../http/schemas.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import { openBillingPortal, startCreditCheckout, startSubscriptionCheckout } from './checkout.ts';
 import type { BillingDeps } from './deps.ts';
 import { fulfilCheckoutSession } from './fulfilment.ts';
 import { WebhookSignatureError, type PaymentProvider } from './provider.ts';
 import { currentSubscription, SubscriptionView } from './subscriptions.ts';
-import { handleWebhookEvent } from './webhooks.ts';
+import { applyProviderEvent } from './provider-events.ts';
 
 const RedirectUrl = Type.String({ minLength: 1, maxLength: 2048, description: 'http or https URL; may contain {CHECKOUT_SESSION_ID}' });
 
@@ -54,13 +54,26 @@ function redirectUrl(field: string, value: string | undefined, fallback: string)
   return value;
 }
 
-export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; payments: PaymentProvider }> = async (
-  app,
-  { db, clock, config, payments },
-) => {
-  const billing = (log: BillingDeps['log']): BillingDeps => ({ db, payments, clock, log });
-  const dashboard = `${config.publicUrl}/dashboard`;
+type BillingRoutesDeps = { db: Database; clock: Clock; config: Config; payments: PaymentProvider };
 
+/** What every billing route uses: the billing dependencies for its request, and the dashboard's address. */
+interface BillingRouteContext extends BillingRoutesDeps {
+  billing: (log: BillingDeps['log']) => BillingDeps;
+  dashboard: string;
+}
+
+export const billingRoutes: RoutePlugin<BillingRoutesDeps> = async (app, deps) => {
+  const { db, payments, clock, config } = deps;
+  const context = { ...deps, billing: (log: BillingDeps['log']): BillingDeps => ({ db, payments, clock, log }), dashboard: `${config.publicUrl}/dashboard` };
+  creditCheckoutRoutes(app, context);
+  creditVerifyRoutes(app, context);
+  subscriptionCheckoutRoutes(app, context);
+  subscriptionAccountRoutes(app, context);
+  await providerEventReceiver(app, context);
+};
+
+/** Buying a credit package on the provider's hosted checkout. */
+function creditCheckoutRoutes(app: App, { billing, dashboard }: BillingRouteContext): void {
   for (const { url, auth, summary } of sessionAndKeyRoutes(
     '/credits/checkout',
     '/credits/checkout/api',
@@ -96,7 +109,10 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
       },
     );
   }
+}
 
+/** A paid credit checkout's fulfilment, when the caller comes back before the provider's event. */
+function creditVerifyRoutes(app: App, { billing }: BillingRouteContext): void {
   for (const { url, auth, summary } of sessionAndKeyRoutes(
     '/credits/verify-session/:sessionId',
     '/credits/verify-session/:sessionId/api',
@@ -122,7 +138,10 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
       },
     );
   }
+}
 
+/** Starting a subscription on the provider's hosted checkout. */
+function subscriptionCheckoutRoutes(app: App, { billing, dashboard, config }: BillingRouteContext): void {
   for (const { url, auth, summary } of sessionAndKeyRoutes(
     '/subscriptions/checkout',
     '/subscriptions/checkout/api',
@@ -163,7 +182,10 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
       },
     );
   }
+}
 
+/** The account's subscription: the provider's portal to manage it, and what it is now. */
+function subscriptionAccountRoutes(app: App, { billing, dashboard, db }: BillingRouteContext): void {
   for (const { url, auth, summary } of sessionAndKeyRoutes(
     '/subscriptions/portal',
     '/subscriptions/portal/api',
@@ -197,7 +219,10 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
       async (request) => ({ subscription: await currentSubscription(db, callerOf(request).accountId) }),
     );
   }
+}
 
+/** The payment provider's signed events (its webhooks), applied once each (provider-events.ts). */
+async function providerEventReceiver(app: App, { billing, payments }: BillingRouteContext): Promise<void> {
   // The receiver reads the body as raw bytes (the signature covers them exactly): its own parser,
   // in a plugin of its own so no other route is affected.
   await app.register(async (receiver) => {
@@ -224,9 +249,9 @@ export const billingRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
           if (error instanceof WebhookSignatureError) throw errors.invalidWebhookSignature();
           throw error;
         }
-        await handleWebhookEvent(billing(request.log), event);
+        await applyProviderEvent(billing(request.log), event);
         return { received: true };
       },
     );
   });
-};
+}

@@ -87,6 +87,32 @@ describe('llmstxt generate (on this machine)', () => {
     assert.deepEqual([withoutFull.code, withoutFull.stderr.trim()], [2, 'llmstxt: --max-tokens limits llms-full.txt: add --full']);
   });
 
+  test('--explain writes, beside llms.txt, the rules that chose each listed page\'s title, description and section', async () => {
+    const out = join(work, 'explain');
+    const run = await llmstxt(['generate', docs.origin, '--out', out, '--explain', '--quiet']);
+    assert.equal(run.code, 0, run.stderr);
+    const text = readFileSync(join(out, 'llms.txt'), 'utf8');
+    const explained = JSON.parse(readFileSync(join(out, 'llms-explain.json'), 'utf8'));
+    const document = parseLlmsTxt(text);
+    assert.equal(explained.site.name, document.title);
+    // One entry per listed page, in the file's order, showing what the file shows.
+    const lines = document.sections.flatMap((section) => section.links.map((link) => ({ url: link.url, title: link.title, section: section.name })));
+    assert.deepEqual(explained.pages.map(({ url, title, section }: { url: string; title: string; section: string }) => ({ url, title, section })), lines);
+    for (const { url, trace } of explained.pages) {
+      assert.match(trace.title, /^title\.[a-z-]+$/, url);
+      assert.match(trace.description, /^description\.[a-z-]+$/, url);
+      assert.match(trace.section, /^section\.[a-z-]+$/, url);
+    }
+    assert.equal(explained.pages[0].trace.title, 'title.site-name', 'the home page is titled by the site name');
+    assert.ok(explained.pages.some(({ trace }: { trace: { description: string } }) => trace.description === 'description.meta-description'));
+    // The trace stays out of llms.txt: the file is the one a run without --explain writes.
+    const plain = await llmstxt(['generate', docs.origin, '--out', join(work, 'plain'), '--quiet']);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.equal(readFileSync(join(work, 'plain', 'llms.txt'), 'utf8'), text);
+    const remote = await llmstxt(['remote', 'generate', docs.origin, '--explain'], { LLMSTXT_API_KEY: 'unused', LLMSTXT_API_URL: 'http://127.0.0.1:1/api/v1' });
+    assert.deepEqual([remote.code, remote.stderr.trim()], [2, 'llmstxt: --explain works with llmstxt generate (on this machine) only']);
+  });
+
   test('an --out that is not a writable folder is refused before any page is fetched', async () => {
     const file = join(work, 'a-file');
     writeFileSync(file, 'not a folder');

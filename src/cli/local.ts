@@ -8,7 +8,7 @@ import { BrowserPool, chromiumAvailable, DiscoveryError, invalidPathPattern, nor
 import { renderSettings } from '../config.ts';
 import { collectPages } from '../generation/pipeline.ts';
 import { createPagePool, pageReader } from '../generation/page-pool.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, type GenerationMethod } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, groupIntoSections, loadTokenCounter, type GenerationMethod, type GenerationResult } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';
 import type { Progress } from './progress.ts';
 
@@ -22,7 +22,11 @@ export interface LocalOptions extends PathFilters {
   render: RenderMode;
   /** link each page to the site's own markdown copy where it has one (nothing is hosted locally) */
   linkMarkdown: boolean;
+  /** Also write EXPLAIN_FILE: the rules behind each listed page (see PageTrace). */
+  explain?: boolean;
 }
+
+export const EXPLAIN_FILE = 'llms-explain.json';
 
 export interface WrittenFile {
   path: string;
@@ -65,6 +69,7 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     const files = await writeFiles(options.out, [
       ['llms.txt', result.llmsTxt],
       ['llms-full.txt', result.llmsFullTxt],
+      [EXPLAIN_FILE, options.explain ? explanation(result) : null],
     ]);
     return { url, pages: result.pages.length, files };
   } catch (error) {
@@ -75,6 +80,12 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
     await pages.close();
     await renderer?.close();
   }
+}
+
+/** The site's header and, for each listed page in llms.txt's order, what it shows and the rules that chose it. */
+function explanation({ site, pages }: GenerationResult): string {
+  const listed = groupIntoSections(pages).flatMap((section) => section.pages.map(({ url, title, description, trace }) => ({ url, title, description, section: section.name, trace })));
+  return `${JSON.stringify({ site: { name: site.name, summary: site.summary }, pages: listed }, null, 2)}\n`;
 }
 
 /** Chromium as the service would use it, refused before any page is fetched when it is not installed. */

@@ -36,6 +36,8 @@ Options:
                        scripts) or always; default never. Locally needs Chromium (CHROMIUM_PATH)
   --link-markdown      llms.txt links each page to its markdown copy: the site's own, or (remote)
                        the copy the service hosts
+  --explain            also write llms-explain.json: for each listed page, the rules that chose
+                       its title, description and section (generate on this machine only)
   --json               print the result as JSON
   --quiet              no progress on stderr
   --version            print the version
@@ -52,6 +54,7 @@ const OPTIONS = {
   method: { type: 'string', default: 'simple' },
   include: { type: 'string', multiple: true, default: [] as string[] },
   exclude: { type: 'string', multiple: true, default: [] as string[] },
+  explain: { type: 'boolean', default: false },
   render: { type: 'string', default: 'never' },
   'link-markdown': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
@@ -114,11 +117,12 @@ async function dispatch(positionals: string[], values: Values, env: NodeJS.Proce
     return args[0];
   };
   if (command === 'generate') {
-    const options = generation();
+    const options = { ...generation(), explain: values.explain };
     await prepareOutputFolder(options.out);
     return generateLocally(url(rest), options, progress, abortOnInterrupt(), env);
   }
   if (command === 'remote' && rest[0] === 'generate') {
+    if (values.explain) throw new CliError(EXIT.usage, '--explain works with llmstxt generate (on this machine) only');
     const options = generation();
     const client = remoteClient(env);
     await prepareOutputFolder(options.out);

@@ -19,7 +19,7 @@ export class Progress {
   update(phase: string, done: number, total: number | null): void {
     if (this.quiet) return;
     const share = total ? Math.min(1, done / Math.max(total, 1)) : null;
-    const counts = total ? `${done}/${total}` : `${done}`;
+    const counts = total ? `${done}/${total}` : done ? `${done}` : '';
     if (this.stream.isTTY) {
       if (Date.now() - this.lastDraw < 100 && phase === this.phase) return;
       this.lastDraw = Date.now();

@@ -1315,7 +1315,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Subscription plans (priceCents is monthly; yearlyPriceCents buys 12 months of credits) */
+        /** Subscription plans (priceCents is monthly; yearlyPriceCents buys 12 months of credits), and what a credit buys */
         get: {
             parameters: {
                 query?: never;
@@ -1339,6 +1339,11 @@ export interface paths {
                                 priceCents: number;
                                 yearlyPriceCents: number;
                             }[];
+                            /** @description the pages of a generation one credit pays for, per method (enhanced with an AI provider configured; without one it runs, and is charged, as simple) */
+                            pagesPerCredit: {
+                                simple: number;
+                                enhanced: number;
+                            };
                         };
                     };
                 };
@@ -2769,7 +2774,10 @@ export interface paths {
                             showFullText?: boolean;
                             /** @default false */
                             includeModificationDate?: boolean;
-                            /** @default enhanced */
+                            /**
+                             * @description `enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price
+                             * @default enhanced
+                             */
                             generationMethod?: "simple" | "enhanced";
                             /**
                              * @description milliseconds
@@ -2916,7 +2924,10 @@ export interface paths {
                             showFullText?: boolean;
                             /** @default false */
                             includeModificationDate?: boolean;
-                            /** @default enhanced */
+                            /**
+                             * @description `enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price
+                             * @default enhanced
+                             */
                             generationMethod?: "simple" | "enhanced";
                             /**
                              * @description milliseconds
@@ -3082,6 +3093,7 @@ export interface paths {
                             pagesTotal: number | null;
                             pagesGenerated: number | null;
                             pagesLeftOut: number | null;
+                            pagesRendered: number | null;
                             /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
                             creditsUsed: number;
                             /** Format: date-time */
@@ -3198,6 +3210,7 @@ export interface paths {
                                 pagesTotal: number | null;
                                 pagesGenerated: number | null;
                                 pagesLeftOut: number | null;
+                                pagesRendered: number | null;
                                 /** @description Credits this job costs so far: its reservation while unfinished, less what came back once finished */
                                 creditsUsed: number;
                                 /** Format: date-time */
@@ -4363,6 +4376,112 @@ export interface paths {
                 };
                 /** @description No such resource */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Too many requests; retry after the `Retry-After` header */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint a test event (`webhook.test`), delivered and logged like a job event */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            success: boolean;
+                            message: string;
+                            delivery: {
+                                /** @description the `webhook-id` header of every attempt */
+                                id: string;
+                                /** @description the job event sent, or `webhook.disabled` for the notice of the endpoint being disabled */
+                                event: string;
+                                /** @description pending, delivered, failed once the retries (about a day) are spent, or notice (the service's own entry, not sent) */
+                                status: string;
+                                payload: unknown;
+                                attempts: {
+                                    /** Format: date-time */
+                                    at: string;
+                                    statusCode: number | null;
+                                    error: string | null;
+                                    durationMs: number;
+                                }[];
+                                nextAttemptAt: string | null;
+                                /** Format: date-time */
+                                createdAt: string;
+                                deliveredAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Bad input: `Validation error: …` or a refused request */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Missing, invalid or expired credentials */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description No such resource */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorBody"];
+                    };
+                };
+                /** @description Conflicts with the current state */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,7 +1,9 @@
-// Breadth-first link crawler over one site. A queue of normalized URLs (each seen once
-// per job), a fixed pool of workers sharing one keep-alive fetcher, and a handler per
-// page: report it (unless noindex or a canonical duplicate) and queue its in-scope links.
+// Breadth-first link crawler over one site. Normalized URLs (each seen once per job) are
+// visited by one pool with a cap (p-limit), in the order found, sharing one keep-alive
+// fetcher; a handler per page reports it (unless noindex or a canonical duplicate) and
+// queues its in-scope links.
 import { setMaxListeners } from 'node:events';
+import pLimit from 'p-limit';
 import { FetchError, type Fetcher, type FetchResponse, type ResponseBody } from './fetcher.ts';
 import { extractLinks, headerRobotsDirectives, type ExtractOptions as LinkOptions, type PageLinks } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
@@ -82,15 +84,20 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
   const maxFetches = Math.max(options.maxUrls * limits.fetchesPerUrl, options.maxUrls + 10);
   fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
 
-  const queue: string[] = [options.startUrl];
-  let head = 0;
+  // One pool with a cap: visits run in the order their URLs were found (breadth first).
+  const limit = pLimit(Math.max(1, limits.concurrencyPerHost));
+  // Links the start page gives wait for it: its redirect and links decide what is fetched next.
+  let firstLinks: string[] | null = [];
+  let outstanding = 0;
+  let failure: unknown = null;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
   const seen = new Set<string>([options.startUrl]);
   const reported = new Set<string>();
   const urls: string[] = [];
   const warnings: string[] = [];
   let errors = 0;
   let fetched = 0;
-  let active = 0;
   let stoppedBy: CrawlStop | null = null;
   let startError: FetchError | null = null;
 
@@ -100,17 +107,22 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
   const stop = (reason: CrawlStop) => {
     stoppedBy ??= reason;
     stopController.abort();
-    wake();
   };
   const onOuterAbort = () => stop('aborted');
   if (options.signal?.aborted) stop('aborted');
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
-  let waiting: Array<() => void> = [];
-  function wake() {
-    const resolvers = waiting;
-    waiting = [];
-    for (const resolve of resolvers) resolve();
+  /** A visit in the pool; one stopped crawl lets the visits waiting their turn go by unvisited. */
+  function schedule(url: string) {
+    outstanding++;
+    limit(() => (stoppedBy === null ? visit(url) : undefined))
+      .catch((error: unknown) => {
+        failure ??= error;
+        stop('aborted');
+      })
+      .finally(() => {
+        if (--outstanding === 0) finish();
+      });
   }
 
   /** True when the page is one the job lists (new, or known from a sitemap) for the first time. */
@@ -126,12 +138,13 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
 
   /** `written`: the link as the page wrote it, when normalising changed it; robots.txt must allow both. */
   function enqueue(url: string, written?: string) {
-    if (seen.has(url) || !inScope(url) || !paths.fetchable(url) || queue.length - head >= limits.maxQueuedUrls) return;
+    if (seen.has(url) || !inScope(url) || !paths.fetchable(url) || (firstLinks?.length ?? limit.pendingCount) >= limits.maxQueuedUrls) return;
     seen.add(url);
     const query = url.indexOf('?');
     if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;
     if (written !== undefined && !robots.isAllowed(written)) return;
-    queue.push(url);
+    if (firstLinks) firstLinks.push(url);
+    else schedule(url);
   }
 
   async function visit(url: string, prefetched?: FetchResponse) {
@@ -186,36 +199,18 @@ export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult>
       seen.add(canonical);
     }
     if (!nofollow) for (const link of page.links) enqueue(link, page.writtenAs.get(link));
-    wake();
     if (!noindex && report(reportAs) && options.onPage) {
       await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, body: res.body, text: res.text, title: page.title });
     }
   }
 
-  async function worker() {
-    while (stoppedBy === null) {
-      if (head < queue.length) {
-        const url = queue[head++];
-        active++;
-        try {
-          await visit(url);
-        } finally {
-          active--;
-          wake();
-        }
-      } else if (active === 0) {
-        stop('done');
-      } else {
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      }
-    }
-  }
-
   try {
-    // The start page first, alone: its redirect and links decide what the workers get.
     await visit(options.startUrl, options.startResponse);
-    head = 1;
-    if (stoppedBy === null) await Promise.all(Array.from({ length: Math.max(1, limits.concurrencyPerHost) }, worker));
+    const links = firstLinks;
+    firstLinks = null;
+    if (stoppedBy === null) for (const url of links) schedule(url);
+    if (outstanding > 0) await finished;
+    if (failure !== null) throw failure;
   } finally {
     options.signal?.removeEventListener('abort', onOuterAbort);
     stopController.abort();

@@ -56,7 +56,7 @@ export function extractLinks(html: string, pageUrl: string, options: ExtractOpti
 }
 
 export interface LinkScan {
-  /** Callbacks for a tokenizer that is given `html` in one piece: alone, or beside a parser's (see outline.ts). */
+  /** Callbacks for a tokenizer that is given `html` in one piece: alone, or beside a parser's (see page-facts.ts). */
   tokens: TokenizerCallbacks;
   /** What the page links to, once the tokenizer has ended. */
   links(pageUrl: string): PageLinks;

@@ -56,6 +56,7 @@ describeOnEachDatabase('Credits', (service) => {
           { id: 'agency', monthlyCredits: 20000, priceCents: 19900, yearlyPriceCents: 199000 },
         ],
       );
+      assert.deepEqual(res.body.pagesPerCredit, { simple: 10, enhanced: 5 }, 'what a credit buys: a credit per 10 pages, twice that enhanced');
     });
   });
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq } from '../db/orm.ts';
 import type { Clock } from '../clock.ts';
 import type { GuardOptions, PathFilters, RenderMode } from '../crawl/index.ts';
-import { refuseUnreachableTarget } from '../http/target-url.ts';
+import { refuseUnreachableTarget } from '../job-input/target-url.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { discoveredUrls, discoveryJobs } from '../db/schema.ts';

@@ -7,7 +7,7 @@ import type { ReadCache } from '../db/read-cache.ts';
 import { generationJobs, sites } from '../db/schema.ts';
 import { addCredits, spendCredits } from '../credits/ledger.ts';
 import type { GuardOptions } from '../crawl/index.ts';
-import { refuseUnreachableTarget } from '../http/target-url.ts';
+import { refuseUnreachableTarget } from '../job-input/target-url.ts';
 import { errors, jobMessages } from '../errors.ts';
 import { whileOwned } from '../jobs/job-kind.ts';
 import { recordEvent } from '../webhooks/events.ts';

@@ -1,6 +1,6 @@
 /** What a running generation job is doing, as its status shows it: a phase and its page counts. */
 import { Type } from 'typebox';
-import { Nullable } from '../http/schemas.ts';
+import { Nullable } from '../shapes.ts';
 
 export const JOB_PHASES = ['discovering', 'fetching', 'describing', 'writing'] as const;
 export type JobPhase = (typeof JOB_PHASES)[number];

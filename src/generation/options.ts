@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import { answerShape, MaxUrls, OneOf } from '../shapes.ts';
-import { PathPatternFields } from '../http/path-patterns.ts';
+import { PathPatternFields } from '../job-input/url-filters.ts';
 import { MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING, type FileSize } from '../llms-txt/index.ts';
 import { RENDER_MODES } from '../crawl/index.ts';
 
@@ -15,7 +15,11 @@ export const ContractOptionFields = {
   maxUrls: MaxUrls,
   showFullText: Type.Boolean({ default: false }),
   includeModificationDate: Type.Boolean({ default: false }),
-  generationMethod: OneOf(['simple', 'enhanced'], { default: 'enhanced' }),
+  generationMethod: OneOf(['simple', 'enhanced'], {
+    default: 'enhanced',
+    description:
+      "`enhanced`: page descriptions by the AI provider the service is configured with (its LLM_PROVIDER setting: openai-compatible or anthropic), at twice simple's price; without one, it runs as `simple`, at simple's price",
+  }),
 };
 
 /** The options this service adds to the contract's. */

@@ -12,7 +12,7 @@ export interface CrawledPageReading extends PageReading {
 
 /**
  * A crawled page's links (for the crawler), outline and hash (for the generator) in one pass of
- * the tokenizer. `copy`: see OutlineOptions (false in a worker thread, whose answer is copied on
+ * the tokenizer. `copy`: see FactsOptions (false in a worker thread, whose answer is copied on
  * its way out).
  */
 export function readCrawledPage(html: string, url: string, linkOptions: LinkOptions, copy = true): CrawledPageReading {

@@ -51,6 +51,7 @@ describeOnEachDatabase(
         assert.equal(start.creditsUsed, 4);
         assert.equal(job.status, 'completed', job.error);
         assert.equal(job.options.render, render);
+        assert.equal(job.pagesRendered, 4);
         const doc = parseLlmsTxt(await (await fetch(job.fileUrl)).text());
         const links = doc.sections.flatMap((section) => section.links);
         assert.deepEqual(links.map((link) => new URL(link.url).pathname).sort(), [...site.pagePaths].sort());
@@ -94,9 +95,9 @@ describeOnEachDatabase(
       const doc = parseLlmsTxt(await (await fetch(job.fileUrl)).text());
       const paths = doc.sections.flatMap((section) => section.links).map((link) => new URL(link.url).pathname);
       for (const path of HOSTILE_PATHS) assert.ok(paths.includes(path), `${path} is listed with its fetched HTML`);
-      // Each hostile page took its whole budget (8 s) while /health kept answering well within it.
+      // Each hostile page took its whole budget (12 s) while /health kept answering well within it.
       assert.ok(healthLatencies.length >= 3, `health answered ${healthLatencies.length} times during the job`);
-      assert.ok(Math.max(...healthLatencies) < 8000, `slowest health answer ${Math.max(...healthLatencies)} ms`);
+      assert.ok(Math.max(...healthLatencies) < 12_000, `slowest health answer ${Math.max(...healthLatencies)} ms`);
     });
 
     test('a render mode other than never is refused at the start when Chromium is missing, and nothing is charged', async () => {
@@ -143,5 +144,5 @@ describeOnEachDatabase(
       assert.match(start.body.message, /^Validation error: /);
     });
   },
-  { env: { CRAWL_ALLOW_PRIVATE: 'true', RENDER_PAGE_TIMEOUT_SECONDS: '8', RENDER_IDLE_SECONDS: '1' } },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true', RENDER_PAGE_TIMEOUT_SECONDS: '12', RENDER_IDLE_SECONDS: '1' } },
 );

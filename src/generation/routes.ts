@@ -1,46 +1,23 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { Clock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { ReadCache } from '../db/read-cache.ts';
-import { errors, jobMessages, messages, priceMessages } from '../errors.ts';
+import { errors, messages, priceMessages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { cachedAnswer } from '../http/cached-answer.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
-import { fileUrls } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable } from '../http/schemas.ts';
-import { parsePathFilters } from '../http/path-patterns.ts';
-import { parseTargetUrl, TargetUrl } from '../http/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
-import { assertCanRender, type GuardOptions } from '../crawl/index.ts';
-import { cancelGeneration, estimateGeneration, getGenerationJob, startGeneration, type GenerationJob } from './generation.ts';
-import { JobStageFields, stageView } from './job-progress.ts';
-import { ContractOptionFields, ExtensionOptionFields, FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions, type FileSizes, type GenerationOptions } from './options.ts';
-import { pagesPerCredit, renderingCost, unusedCredits } from './pricing.ts';
+import type { GuardOptions } from '../crawl/index.ts';
+import { cancelGeneration, estimateGeneration, getGenerationJob, type GenerationJob } from './generation.ts';
+import { JobStageFields } from './job-progress.ts';
+import { FileSizesView, GenerationOptionsView } from './options.ts';
+import { pagesPerCredit, renderingCost } from './pricing.ts';
 import { hasAiProvider } from './describer.ts';
-
-const OptionsSchema = Type.Object(
-  {
-    ...ContractOptionFields,
-    cacheAge: Type.Integer({ minimum: 0, maximum: 30 * 24 * 3600 * 1000, default: 3_600_000, description: 'milliseconds' }),
-    ...ExtensionOptionFields,
-  },
-  { additionalProperties: false, default: {} },
-);
-
-export const StartBody = Type.Object({ url: TargetUrl, options: OptionsSchema }, { additionalProperties: false });
-export type StartRequest = Static<typeof StartBody>;
-
-/** The start's body as the start and the estimate both read it: the target, the options, the cache age. */
-function readStartBody(body: StartRequest, config: Pick<Config, 'render'>): { url: string; options: GenerationOptions; cacheAge: number } {
-  const { cacheAge, ...options } = body.options;
-  const url = parseTargetUrl(body.url);
-  if (options.maxTokens !== null && !options.showFullText) throw errors.validation('maxTokens limits llms-full.txt: it needs showFullText true');
-  assertCanRender(options.render, config.render);
-  return { url, options: { ...options, ...parsePathFilters(options) }, cacheAge };
-}
+import { jobView, readStartBody, StartBody, startGenerationFor } from './start-request.ts';
 
 const EstimateView = Type.Object({
   credits: Type.Integer({ description: 'What the start would reserve now (0 when a recent identical generation would answer it)' }),
@@ -68,6 +45,7 @@ const JobView = Type.Object({
   ...JobStageFields,
   pagesGenerated: Nullable(Type.Integer({ description: 'Pages llms.txt lists, once completed' })),
   pagesLeftOut: Nullable(Type.Integer({ description: 'Pages llms-full.txt left out to stay within maxTokens, once completed with a budget' })),
+  pagesRendered: Nullable(Type.Integer({ description: 'Listed pages that were rendered in a browser, once completed with render auto or always (charged a credit per 10)' })),
   creditsUsed: Type.Integer({ description: 'Credits this job costs so far: its reservation while unfinished, less what came back once finished' }),
   createdAt: IsoDate,
   completedAt: Nullable(IsoDate),
@@ -83,39 +61,6 @@ const StartView = Type.Object({
   siteId: Type.String(),
   creditsUsed: Type.Integer(),
 });
-
-/** The reservation while the job runs; all of it back once failed; what the pages listed cost once completed. */
-function creditsUsed(job: GenerationJob, options: GenerationOptions): number {
-  if (job.status === 'failed') return 0;
-  if (job.status !== 'completed' || job.pagesGenerated === null) return job.creditsReserved;
-  return job.creditsReserved - unusedCredits(job.creditsReserved, { pagesListed: job.pagesGenerated, pagesRendered: job.pagesRendered ?? 0, method: options.generationMethod });
-}
-
-/** A job's file URLs exist only once it has completed (the contract's state rules). */
-export function jobView(publicUrl: string, job: GenerationJob) {
-  const options = readGenerationOptions(job.options);
-  const completed = job.status === 'completed';
-  const urls = fileUrls(publicUrl, job.siteId);
-  return {
-    id: job.id,
-    siteId: job.siteId,
-    status: job.status,
-    progress: completed ? 100 : job.progress,
-    url: job.url,
-    options,
-    files: completed ? fileSizesView(job.fileSizes as FileSizes | null) : null,
-    fileUrl: completed ? urls.fileUrl : null,
-    fullTextUrl: completed && options.showFullText ? urls.fullTextUrl : null,
-    error: job.status === 'failed' ? job.error : null,
-    message: job.message,
-    ...stageView(job.status, job.stage),
-    pagesGenerated: completed ? job.pagesGenerated : null,
-    pagesLeftOut: completed ? job.pagesLeftOut : null,
-    creditsUsed: creditsUsed(job, options),
-    createdAt: job.createdAt.toISOString(),
-    completedAt: job.completedAt?.toISOString() ?? null,
-  };
-}
 
 export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions; jobReads: ReadCache<GenerationJob> }> = async (
   app,
@@ -202,22 +147,3 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
     },
   );
 };
-
-type StartDeps = Parameters<typeof startGeneration>[0] & { config: Config };
-
-/** A generation start as `POST /generate` answers it (the MCP `generate` tool answers the same). */
-export async function startGenerationFor(deps: StartDeps, accountId: string, body: StartRequest) {
-  const { url, options, cacheAge } = readStartBody(body, deps.config);
-  const { job, creditsUsed, fromCache, withoutAi } = await startGeneration(deps, accountId, url, options, cacheAge);
-  const view = jobView(deps.config.publicUrl, job);
-  return {
-    jobId: job.id,
-    status: fromCache ? 'completed' : 'queued',
-    progress: view.progress,
-    message: fromCache ? jobMessages.fromCache : withoutAi ? priceMessages.queuedWithoutAi : jobMessages.queued,
-    fileUrl: view.fileUrl,
-    fullTextUrl: view.fullTextUrl,
-    siteId: job.siteId,
-    creditsUsed,
-  };
-}

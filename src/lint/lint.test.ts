@@ -145,16 +145,15 @@ describe('POST /api/v1/lint and llmstxt lint', () => {
   let docs: DocsSite;
   let work: string;
   before(async () => {
-    [service, guarded, docs] = await Promise.all([
-      startTestService('pglite', { env: { CRAWL_ALLOW_PRIVATE: 'true' } }),
-      startTestService('pglite', { env: { RATE_LIMIT_JOB_STARTS: '2' } }),
-      startDocsSite(),
-    ]);
-    apiKey = (await service.createAccount()).apiKey;
     work = mkdtempSync(join(tmpdir(), 'llmstxt-lint-'));
+    service = await startTestService('pglite', { env: { CRAWL_ALLOW_PRIVATE: 'true' } });
+    guarded = await startTestService('pglite', { env: { RATE_LIMIT_JOB_STARTS: '2' } });
+    docs = await startDocsSite();
+    apiKey = (await service.createAccount()).apiKey;
   });
   after(async () => {
-    await Promise.all([service.close(), guarded.close(), docs.close()]);
+    // What started, even when the start of the rest failed.
+    await Promise.all([service?.close(), guarded?.close(), docs?.close()]);
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,5 +1,6 @@
 // Recognizing descriptions that say nothing about the page they sit on.
 import { compactKey, normalizeWhitespace, tokenize } from './text.ts';
+import { LINK_LIST_SHARE, MIN_DESCRIPTION_CHARS, REPEATED_TEXT_ENOUGH_PAGES, REPEATED_TEXT_MIN_PAGES, REPEATED_TEXT_SHARE, SHORT_PLACEHOLDER_MAX_CHARS } from './tuning.ts';
 
 // Phrases that mark a description as boilerplate wherever they appear.
 const BOILERPLATE_PHRASES: RegExp[] = [
@@ -32,7 +33,6 @@ const SHORT_PLACEHOLDERS: RegExp[] = [
   /^(?:this is (?:a|my|the) )?(?:web ?site|site|page|blog)\.?$/i,
   /^powered by \S+$/i,
 ];
-const SHORT_PLACEHOLDER_MAX_CHARS = 80;
 
 // Words of "lorem ipsum" filler text, which also comes without the words "lorem ipsum".
 const FILLER_WORDS = /\b(?:lorem|ipsum|consectetur|adipisicing|adipiscing|eiusmod|incididunt|aliqua|exercitation|ullamco|laboris|aliquip|commodo|consequat|reprehenderit|voluptate|cillum|pariatur|occaecat|cupidatat|proident|deserunt|perspiciatis|voluptatem|accusantium|doloremque|laudantium|veritatis|architecto|explicabo|aspernatur|consequuntur|nesciunt|quisquam|adipisci|molestias|mollitia|obcaecati|praesentium|recusandae|cupiditate|doloribus|officiis|voluptates|voluptatibus|necessitatibus|blanditiis|repellendus|repudiandae)\b/gi;
@@ -42,9 +42,6 @@ export function isFillerText(text: string): boolean {
   const found = new Set((text.match(FILLER_WORDS) ?? []).map((word) => word.toLowerCase()));
   return found.size >= 2;
 }
-
-/** Shorter descriptions than this carry too little to describe a page. */
-export const MIN_DESCRIPTION_CHARS = 20;
 
 /**
  * True when a description is missing, too short, repeats the title, is a known placeholder
@@ -82,9 +79,9 @@ export function findRepeatedDescriptions(
   pages: Iterable<string | readonly string[] | null | undefined>,
   options: { minShare?: number; minPages?: number; enoughPages?: number } = {},
 ): (text: string | null | undefined) => boolean {
-  const minShare = options.minShare ?? 0.2;
-  const minPages = options.minPages ?? 2;
-  const enoughPages = options.enoughPages ?? 5;
+  const minShare = options.minShare ?? REPEATED_TEXT_SHARE;
+  const minPages = options.minPages ?? REPEATED_TEXT_MIN_PAGES;
+  const enoughPages = options.enoughPages ?? REPEATED_TEXT_ENOUGH_PAGES;
   // Counted by a hash of the compact key: a large site's llms-full.txt has some 200,000 distinct
   // lines, and keeping each as a key held tens of megabytes while it rendered.
   const counts = new Map<number, number>();
@@ -140,9 +137,6 @@ function hashOf(text: string, asAsciiKey: boolean): number | null {
 
 const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
 const LEGAL_NOTICE = /^(?:©|\(c\)|copyright\b)|\ball rights reserved\b|\bwe use cookies\b/i;
-
-/** Beyond this share of link text, a text (a paragraph, a page's main region) is a list of links. */
-export const LINK_LIST_SHARE = 0.6;
 
 /**
  * A paragraph with a real sentence in it: not a byline, a date, a legal notice, a list of links

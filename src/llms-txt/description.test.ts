@@ -180,11 +180,11 @@ describe('distinctDescriptions', () => {
   it('leaves a shared description to the page that lists fewest others; the rest are described without it', () => {
     const models = { signals: { ...base, title: 'Models', paragraphs: [opening, 'Each model maps to a single database table.'] }, listedPages: 0 };
     const index = { signals: { ...base, title: 'Models and databases', paragraphs: [opening], childTitles: ['Models', 'Making queries', 'Aggregation'] }, listedPages: 3 };
-    assert.deepEqual(distinctDescriptions([index, models], () => () => false), ['Covers Models, Making queries and Aggregation.', opening]);
+    assert.deepEqual(distinctDescriptions([index, models], () => () => false).map(({ text }) => text), ['Covers Models, Making queries and Aggregation.', opening]);
   });
 
   it('keeps a shared description where a page has no other', () => {
     const twin = { signals: { ...base, paragraphs: [opening] }, listedPages: 0 };
-    assert.deepEqual(distinctDescriptions([twin, twin], () => () => false), [opening, opening]);
+    assert.deepEqual(distinctDescriptions([twin, twin], () => () => false).map(({ text }) => text), [opening, opening]);
   });
 });

@@ -4,6 +4,7 @@
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering, writesOutAddress } from './text.ts';
+import { DESCRIPTION_MAX_LISTED as MAX_LISTED, DESCRIPTION_MAX_WORDS as MAX_WORDS, MIN_PURPOSE_CHARS } from './tuning.ts';
 
 export interface DescriptionSignals {
   title: string;
@@ -24,7 +25,6 @@ export interface DescriptionSignals {
   english?: boolean;
 }
 
-const MAX_WORDS = 25;
 const NOISE =
   /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated?|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|default:|see\s+also\b|source\s+code:)/iu;
 const HASH = /\b[0-9a-f]{12,}\b/i;
@@ -32,8 +32,21 @@ const HASH = /\b[0-9a-f]{12,}\b/i;
 // read to the end of the text from every space before one of them.
 const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for', 'with', 'in', 'on', 'by', 'as', 'at', 'from', 'that', 'which', 'is', 'are', 'between', 'namely']);
 
+/** A description and the rule that chose it (`description.meta-description`, …), for the page's trace. */
+export interface Described {
+  text: string;
+  rule: string;
+}
+
+const ruled = (rule: string, text: string): Described => ({ text, rule: `description.${rule}` });
+
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
+  return describeByRule(signals, isRepeated).text;
+}
+
+/** The description with the rule that chose it. */
+export function describeByRule(signals: DescriptionSignals, isRepeated: (text: string) => boolean): Described {
   const usable = (text: string | null | undefined, minChars?: number): string | null => {
     const clean = normalizeWhitespace(text);
     if (!clean || isRepeated(clean) || NOISE.test(clean) || HASH.test(clean) || isNavigation(clean)) return null;
@@ -42,9 +55,9 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
   };
   const statedPurpose = purposeOf(signals.purposeLine);
   const purpose = usable(statedPurpose);
-  if (purpose) return shorten(capitalize(purpose));
+  if (purpose) return ruled('purpose-line', shorten(capitalize(purpose)));
   const meta = usable(signals.metaDescription);
-  if (meta) return shorten(meta);
+  if (meta) return ruled('meta-description', shorten(meta));
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
@@ -60,31 +73,32 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
     if (!text || wordCount(text) < 4 || FRAGMENT.test(text)) continue;
     if (saysNothingOfItsPage(text)) lastResort ??= text;
     else if (leadsOn(text) || CONTINUES.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
-    else return shorten(text);
+    else return ruled('paragraph', shorten(text));
   }
-  if (shortPurpose) return shorten(capitalize(shortPurpose));
-  if (leadIn) return shorten(leadIn);
+  if (shortPurpose) return ruled('short-purpose-line', shorten(capitalize(shortPurpose)));
+  if (leadIn) return ruled('lead-in', shorten(leadIn));
   // A glossary without a lead paragraph: its first definition describes one term, not the page.
   const english = signals.english ?? true;
   const terms = summarizeTerms(signals.terms, english);
-  if (terms) return terms;
+  if (terms) return ruled('glossary-terms', terms);
   const children = summarizeTitles(signals.childTitles, english);
-  if (children) return children;
+  if (children) return ruled('contents-entries', children);
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
   // nor is its <h1> one of its parts (Readability makes the <h1> of the content an <h2>).
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
   const headings = summarizeHeadings(signals.headings.filter(isPart), english);
-  if (headings) return headings;
-  if (lastResort) return shorten(lastResort);
+  if (headings) return ruled('headings', headings);
+  if (lastResort) return ruled('paragraph-pointing-elsewhere', shorten(lastResort));
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
-  if (h1 && h1Key !== titleKey) return shorten(h1);
-  return summarizeTitles(
+  if (h1 && h1Key !== titleKey) return ruled('heading', shorten(h1));
+  const links = summarizeTitles(
     signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)),
     english,
   );
+  return ruled(links ? 'link-texts' : 'none', links);
 }
 
 /**
@@ -95,12 +109,12 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
 export function distinctDescriptions(
   pages: ReadonlyArray<{ signals: DescriptionSignals; listedPages: number }>,
   isRepeatedFor: (index: number) => (text: string) => boolean,
-): string[] {
-  const descriptions = pages.map(({ signals }, index) => describePage(signals, isRepeatedFor(index)));
+): Described[] {
+  const descriptions = pages.map(({ signals }, index) => describeByRule(signals, isRepeatedFor(index)));
   const byText = new Map<string, number[]>();
-  descriptions.forEach((description, index) => {
-    if (!description) return;
-    const key = compactKey(description);
+  descriptions.forEach(({ text }, index) => {
+    if (!text) return;
+    const key = compactKey(text);
     const sharing = byText.get(key);
     if (sharing) sharing.push(index);
     else byText.set(key, [index]);
@@ -110,15 +124,12 @@ export function distinctDescriptions(
     const [, ...others] = [...indexes].sort((a, b) => pages[a].listedPages - pages[b].listedPages || a - b);
     for (const index of others) {
       const isRepeated = isRepeatedFor(index);
-      const again = describePage(pages[index].signals, (text) => isRepeated(text) || compactKey(shorten(text)) === key);
-      if (again && compactKey(again) !== key) descriptions[index] = again;
+      const again = describeByRule(pages[index].signals, (text) => isRepeated(text) || compactKey(shorten(text)) === key);
+      if (again.text && compactKey(again.text) !== key) descriptions[index] = again;
     }
   }
   return descriptions;
 }
-
-/** A stated purpose as short as "A Git Glossary" can describe its page; shorter ones ("Intro") cannot. */
-const MIN_PURPOSE_CHARS = 12;
 
 /**
  * Link texts that name no part of a page: a commit's hash ("2df0107b", SQLite's release notes link
@@ -257,9 +268,6 @@ function summarizeTerms(terms: readonly string[], english: boolean): string {
   if (named.length < 3) return '';
   return english ? `Defines ${listOf(named, MAX_LISTED)}.` : `${listOf(named, MAX_LISTED, false)}.`;
 }
-
-/** Entries, parts or terms a description names before "and more". */
-const MAX_LISTED = 5;
 
 /** A link text of fewer than two letters ("<<", "?", an index's "F") names no part of a page: it moves through it. */
 function namesSomething(text: string): boolean {

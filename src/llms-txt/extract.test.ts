@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage, firstMeaningfulParagraph, pageFromOutline, titleFromUrl } from './extract.ts';
-import { outlinePage } from './outline.ts';
+import { extractPage, readContentFacts } from './extract.ts';
+import { readPageFacts } from './page-facts.ts';
 import { DOMParser } from 'linkedom';
 
 const ARTICLE = `
@@ -20,39 +20,12 @@ function page(head: string, body = ARTICLE, lang = 'en'): string {
 }
 
 describe('extractPage', () => {
-  test('reads og:title, drops the site-name suffix, and keeps the meta description', () => {
-    const result = extractPage(
-      page(`<title>Installing widgets | Acme Docs</title>
-        <meta property="og:title" content="Installing widgets | Acme Docs">
-        <meta property="og:site_name" content="Acme Docs">
-        <meta name="description" content="Put up a shelf of Acme widgets in minutes, without tools.">`),
-      'https://docs.acme.dev/guides/install',
-    );
-    assert.equal(result.title, 'Installing widgets');
-    assert.equal(result.siteName, 'Acme Docs');
-    assert.equal(result.description, 'Put up a shelf of Acme widgets in minutes, without tools.');
-    assert.equal(result.descriptionSource, 'meta');
-    assert.equal(result.lang, 'en');
-  });
-
-  test('falls back from a boilerplate meta description to the first paragraph, cut to sentences', () => {
-    const result = extractPage(
-      page('<title>Installing widgets</title><meta name="description" content="Welcome to our website">'),
-      'https://docs.acme.dev/guides/install',
-    );
-    assert.equal(result.descriptionSource, 'content');
-    assert.equal(result.description, 'Acme widgets snap together without tools, so a whole shelf goes up in minutes and comes apart just as fast.');
-    assert.equal(result.metaDescription, null);
-  });
-
   test('converts the main content to markdown without navigation or footer', () => {
     const result = extractPage(page('<title>Installing widgets</title>'), 'https://docs.acme.dev/guides/install');
     assert.match(result.markdown, /## What you need/);
     assert.match(result.markdown, /```bash\nacme install --shelf 3\n```/);
     assert.match(result.markdown, /\[reference\]\(https:\/\/docs\.acme\.dev\/reference\/\)/);
     assert.doesNotMatch(result.markdown, /All rights reserved|\[Docs\]/);
-    assert.deepEqual(result.headings, ['What you need', 'Steps']);
-    assert.equal(result.h1, 'Installing widgets');
   });
 
   test('resolves links against <base href>', () => {
@@ -69,11 +42,6 @@ describe('extractPage', () => {
     assert.match(result.markdown, /\[Topic number 39 of the handbook\]\(https:\/\/docs\.acme\.dev\/docs\/topic-39\)/);
   });
 
-  test('titles a page without any title from its URL', () => {
-    const result = extractPage('<html><body><p>Just text, nothing else, in a bare page without a title.</p></body></html>', 'https://acme.dev/getting-started.html');
-    assert.equal(result.title, 'Getting started');
-  });
-
   test('bounds a huge page and still extracts its beginning', () => {
     const filler = `<p>${'All work and no play makes Jack a dull boy. '.repeat(40)}</p>`.repeat(3000);
     const html = page('<title>A very long page about widgets</title>', filler);
@@ -81,74 +49,54 @@ describe('extractPage', () => {
     const started = performance.now();
     const result = extractPage(html, 'https://acme.dev/long', { maxParsedHtmlChars: 1_000_000 });
     assert.equal(result.truncated, true);
-    assert.equal(result.title, 'A very long page about widgets');
     assert.ok(result.markdown.length > 1000 && result.markdown.length <= 100_010);
     assert.ok(performance.now() - started < 20_000);
   });
-
-  test('prefers a JSON-LD article headline the page title agrees with', () => {
-    const result = extractPage(
-      page(`<title>Widgets arrive in Europe - Acme News</title>
-        <script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","name":"Acme News","headline":"Widgets arrive in Europe","publisher":{"name":"Acme News"}}</script>`),
-      'https://news.acme.dev/2024/widgets',
-    );
-    assert.equal(result.title, 'Widgets arrive in Europe');
-    assert.equal(result.siteName, 'Acme News');
-  });
 });
 
-test('firstMeaningfulParagraph skips bylines, link lists and placeholders', () => {
-  const doc = new DOMParser().parseFromString(
-    `<div><p>By Jane Doe, posted on 2024-01-02 in the widgets category</p><p><a href="/a">One link</a> <a href="/b">Another link here</a> <a href="/c">And a third link</a></p>
-     <p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p><p>Widgets are small parts that snap together into shelves and racks.</p></div>`,
-    'text/html',
-  );
-  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), 'Widgets are small parts that snap together into shelves and racks.');
+/** The first paragraph the content's rules find (see FactsOptions.content). */
+const contentParagraph = (html: string) => readPageFacts(html, 'https://acme.dev/page', { content: true }).firstParagraph;
+
+test('in content, the first paragraph skips bylines, link lists and placeholders, but not list items', () => {
+  const html = `<div><p>By Jane Doe, posted on 2024-01-02 in the widgets category</p><p><a href="/a">One link</a> <a href="/b">Another link here</a> <a href="/c">And a third link</a></p>
+     <p>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</p><ul><li><p>Widgets are small parts that snap together into shelves and racks.</p></li></ul></div>`;
+  assert.equal(contentParagraph(html), 'Widgets are small parts that snap together into shelves and racks.');
+  assert.equal(readPageFacts(html, 'https://acme.dev/page').firstParagraph, '', "a page's facts read no list item's paragraph");
 });
 
-test('firstMeaningfulParagraph passes over paragraphs inside source code', () => {
+test('in content, the first paragraph passes over paragraphs inside source code', () => {
   // Readability turns the blocks of a Sphinx source page (div.viewcode-block, inside <pre>) into <p>.
-  const doc = new DOMParser().parseFromString(
-    `<div><pre><p><a href="/doc">[docs]</a>class StandaloneHTMLBuilder(Builder): """ Builds standalone HTML docs. """ name = 'html' format = 'html'</p></pre></div>`,
-    'text/html',
-  );
-  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), '');
+  assert.equal(contentParagraph(`<div><pre><p><a href="/doc">[docs]</a>class StandaloneHTMLBuilder(Builder): """ Builds standalone HTML docs. """ name = 'html' format = 'html'</p></pre></div>`), '');
 });
 
-test("firstMeaningfulParagraph reads no answer of a FAQ, but the text under a page title that asks a question", () => {
-  const faq = new DOMParser().parseFromString(
-    `<div><h1>Python on Windows FAQ</h1><h2>How do I run a Python program under Windows?</h2><p>This is not necessarily a straightforward question, as it turns out for many users.</p>
-     <h2>Installing</h2><p>Python installers for Windows come from python.org and from the Microsoft Store alike.</p></div>`,
-    'text/html',
-  );
-  assert.equal(firstMeaningfulParagraph(faq.querySelector('div') as unknown as HTMLElement), '');
-  const titled = new DOMParser().parseFromString(
-    `<div><h2>1. What Is PostgreSQL?</h2><p>PostgreSQL is an object-relational database management system based on POSTGRES.</p></div>`,
-    'text/html',
-  );
-  assert.equal(firstMeaningfulParagraph(titled.querySelector('div') as unknown as HTMLElement), 'PostgreSQL is an object-relational database management system based on POSTGRES.');
+test('in content, the first paragraph is no answer of a FAQ, but the text under a page title that asks a question', () => {
+  const faq = `<div><h1>Python on Windows FAQ</h1><h2>How do I run a Python program under Windows?</h2><p>This is not necessarily a straightforward question, as it turns out for many users.</p>
+     <h2>Installing</h2><p>Python installers for Windows come from python.org and from the Microsoft Store alike.</p></div>`;
+  assert.equal(contentParagraph(faq), '');
+  const titled = `<div><h2>1. What Is PostgreSQL?</h2><p>PostgreSQL is an object-relational database management system based on POSTGRES.</p></div>`;
+  assert.equal(contentParagraph(titled), 'PostgreSQL is an object-relational database management system based on POSTGRES.');
 });
 
-test("firstMeaningfulParagraph reads no command's usage line under its Synopsis", () => {
-  const doc = new DOMParser().parseFromString(
-    `<div><h2>Synopsis</h2><p><strong>sphinx-build</strong> [<em>options</em>] &lt;<em>sourcedir</em>&gt; &lt;<em>outputdir</em>&gt; [<em>filenames</em> …]</p>
-     <h2>Description</h2><p>sphinx-build generates documentation from the files in &lt;sourcedir&gt; and places it in the &lt;outputdir&gt;.</p></div>`,
-    'text/html',
-  );
-  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), 'sphinx-build generates documentation from the files in <sourcedir> and places it in the <outputdir>.');
+test("in content, the first paragraph is no command's usage line under its Synopsis", () => {
+  const html = `<div><h2>Synopsis</h2><p><strong>sphinx-build</strong> [<em>options</em>] &lt;<em>sourcedir</em>&gt; &lt;<em>outputdir</em>&gt; [<em>filenames</em> …]</p>
+     <h2>Description</h2><p>sphinx-build generates documentation from the files in &lt;sourcedir&gt; and places it in the &lt;outputdir&gt;.</p></div>`;
+  assert.equal(contentParagraph(html), 'sphinx-build generates documentation from the files in <sourcedir> and places it in the <outputdir>.');
 });
 
-test("firstMeaningfulParagraph reads no glossary's definition", () => {
-  const doc = new DOMParser().parseFromString(
-    `<div><h1>Glossary</h1><dl class="glossary"><dt>builder</dt><dd><p>A class that takes parsed documents and performs an action on them.</p></dd></dl></div>`,
-    'text/html',
-  );
-  assert.equal(firstMeaningfulParagraph(doc.querySelector('div') as unknown as HTMLElement), '');
+test("in content, the first paragraph is no glossary's definition", () => {
+  assert.equal(contentParagraph(`<div><h1>Glossary</h1><dl class="glossary"><dt>builder</dt><dd><p>A class that takes parsed documents and performs an action on them.</p></dd></dl></div>`), '');
 });
 
-test('titleFromUrl turns the last path segment into words', () => {
-  assert.equal(titleFromUrl('https://acme.dev/docs/api_keys-and-tokens/'), 'Api keys and tokens');
-  assert.equal(titleFromUrl('https://www.acme.dev/'), 'acme.dev');
+test("readContentFacts reads a page's main content where its facts call the text navigation", () => {
+  // A generator that wraps its text in a "contents" block: the facts read that as a table of contents.
+  const html = `<html><head><title>Context guide</title></head><body><div class="header"><a href="/">Home</a></div>
+    <div class="contents"><h2>Context objects</h2><div class="textblock"><p>This guide introduces the context related functions of the library, one by one.</p>
+    <h2>Sharing</h2><p>Contexts can share objects.</p></div></div></body></html>`;
+  const url = 'https://acme.dev/context_guide.html';
+  assert.equal(readPageFacts(html, url).firstParagraph, '');
+  const content = readContentFacts(html, url);
+  assert.equal(content.firstParagraph, 'This guide introduces the context related functions of the library, one by one.');
+  assert.ok(content.headings.includes('Sharing'), content.headings.join(', '));
 });
 
 describe('extractPage on documentation sites', () => {
@@ -170,7 +118,6 @@ describe('extractPage on documentation sites', () => {
       ),
       'https://docs.acme.dev/2.1/library/widgets.html',
     );
-    assert.equal(result.title, 'acme.widgets — Widget helpers');
     assert.match(result.markdown, /^# acme\.widgets — Widget helpers\n/);
     assert.match(result.markdown, /Changed in version 2\.0: accepts sizes\./);
     assert.doesNotMatch(result.markdown, /¶|Table of contents|donate/);
@@ -193,38 +140,6 @@ describe('extractPage on documentation sites', () => {
     assert.match(result.markdown, /retrieve rows from a table or view/);
     assert.match(result.markdown, /## Synopsis\n\n```\nSELECT \[ ALL \| DISTINCT \] expression/);
     assert.doesNotMatch(result.markdown, /Prev|Next|SQL Commands|FROM Clause/);
-    assert.equal(result.firstParagraph, 'SELECT, TABLE, WITH — retrieve rows from a table or view');
-  });
-
-  test('replaces a generator’s placeholder title', () => {
-    const result = extractPage(sphinxPage('&lt;no title&gt;', '<p>This note is included in other pages and has no title of its own.</p>'), 'https://docs.acme.dev/includes/note.html');
-    assert.equal(result.title, 'Note');
-  });
-});
-
-describe('pageFromOutline', () => {
-  const url = 'https://docs.acme.dev/guides/install';
-  // Headings may differ: Readability turns an article's <h1> into an <h2>.
-  const fields = ({ title, fullTitle, description, descriptionSource, metaDescription, siteName, lang, firstParagraph, h1 }: ReturnType<typeof extractPage>) =>
-    ({ title, fullTitle, description, descriptionSource, metaDescription, siteName, lang, firstParagraph, h1 });
-
-  test('reads what extraction reads from meta tags, JSON-LD, the title and the first paragraph, without markdown', () => {
-    const pages = [
-      page(`<title>Installing widgets | Acme Docs</title>
-        <meta property="og:title og:alt" content="Installing widgets | Acme Docs">
-        <meta property="og:site_name" content="Acme Docs">
-        <meta name="description" content="Put up a shelf of Acme widgets in minutes, without tools.">`),
-      page('<title>Installing widgets</title><meta name="description" content="Welcome to our website">'),
-      page(`<title>Widgets</title><script type="application/ld+json">{"@type": "TechArticle", "headline": "Installing Acme widgets",
-        "description": "Every step of putting up a shelf.", "publisher": {"name": "Acme"}}</script>`, ARTICLE, 'de'),
-      page('<title>Installing widgets</title>', '<p>Read <a href="/a">the first guide</a>, <a href="/b">the second guide</a> and <a href="/c">the third one too</a>.</p>' + ARTICLE),
-    ];
-    for (const html of pages) {
-      const outlined = pageFromOutline(outlinePage(html, url));
-      assert.deepEqual(fields({ ...outlined, markdown: '', url, truncated: false }), fields(extractPage(html, url)));
-      assert.equal(outlined.markdown, null);
-      assert.deepEqual(outlined.headings, ['What you need', 'Steps']);
-    }
   });
 });
 

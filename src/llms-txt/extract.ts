@@ -1,33 +1,20 @@
-// One page's HTML → its title, description, site name, language and main content as markdown.
+// The DOM pass (linkedom, Readability, turndown): a page's main content as markdown, for
+// llms-full.txt and the describer. What the generator knows of a page otherwise comes from its
+// facts (page-facts.ts), read in one htmlparser2 pass; the few pages whose facts say nothing of
+// them have their main content read here by the same rules (readContentFacts).
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { isAnsweredQuestion, isBoilerplateDescription, isMeaningfulParagraph, isSynopsisHeading, LINK_LIST_SHARE } from './boilerplate.ts';
+import { LINK_LIST_SHARE } from './tuning.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
-import { metadataFromHead, readMetadata, type PageMetadata } from './metadata.ts';
-import { ASIDE_CLASSES, type PageOutline } from './outline.ts';
-import { candidateText, normalizeWhitespace, summarizeToSentences } from './text.ts';
-import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
+import { readPageFacts } from './page-facts.ts';
+import type { ContentFacts } from './page-text.ts';
+import { normalizeWhitespace } from './text.ts';
 
+/** What the DOM pass makes of a page. */
 export interface ExtractedPage {
-  url: string;
-  title: string;
-  /** The title as the page wrote it, before any " | Site" part was dropped (null when it had none). */
-  fullTitle: string | null;
-  /** The `simple` method's description: a meta description, else the first paragraph, else ''. */
-  description: string;
-  descriptionSource: 'meta' | 'content' | 'none';
-  /** The meta description accepted on this page, kept so a site can reject one most pages share. */
-  metaDescription: string | null;
-  siteName: string | null;
-  lang: string | null;
-  /** Main content as markdown; null when the page was read from its outline only. */
-  markdown: string | null;
-  /** First meaningful paragraph of the main content, as plain text ('' when none). */
-  firstParagraph: string;
-  h1: string | null;
-  /** Section headings (h2, h3) of the main content, at most 30. */
-  headings: string[];
+  /** Main content as markdown. */
+  markdown: string;
   /** True when the HTML was cut to the size limits before parsing. */
   truncated: boolean;
 }
@@ -38,93 +25,33 @@ export interface ExtractOptions {
   maxParsedHtmlChars?: number;
 }
 
-/** A meta description longer than this is cut to whole sentences. */
-export const META_DESCRIPTION_MAX_CHARS = 300;
-/** A description taken from the content is cut to one or two sentences within this. */
-export const CONTENT_DESCRIPTION_MAX_CHARS = 200;
 /** Below this much text, Readability's result is compared with the page's <main>/<article>/<body>. */
 const THIN_ARTICLE_CHARS = 250;
-const MAX_HEADINGS = 30;
-const MAX_HEADING_CHARS = 120;
 
-export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage & { markdown: string } {
-  const { metadata, onlyH1, content, baseUrl, maxMarkdownChars, truncated } = readPage(html, url, options);
-  return assemblePage(url, metadata, onlyH1, {
-    markdown: content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '',
-    ...contentSummary(content),
-    truncated,
-  });
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
+  const { content, baseUrl, maxMarkdownChars, truncated } = readPage(html, url, options);
+  return { markdown: content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '', truncated };
 }
 
 /**
- * The page's title, description and headings from its main content, without its markdown: what
- * the `simple` method needs, without llms-full.txt, of a page its outline could not describe.
+ * The first paragraph and headings of the page's main content, without its markdown, read by the
+ * facts' own rules (see FactsOptions.content): for a page whose facts say nothing of it.
  */
-export function describeFromContent(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
-  const { metadata, onlyH1, content, truncated } = readPage(html, url, options);
-  return assemblePage(url, metadata, onlyH1, { markdown: null, ...contentSummary(content), truncated });
+export function readContentFacts(html: string, url: string, options: ExtractOptions = {}): ContentFacts {
+  const { content } = readPage(html, url, options);
+  if (!content) return { firstParagraph: '', headings: [] };
+  const { firstParagraph, headings } = readPageFacts(content.outerHTML, url, { content: true });
+  return { firstParagraph, headings };
 }
 
 function readPage(html: string, url: string, options: ExtractOptions) {
   const prepared = prepareHtml(html, { maxRawChars: options.maxRawHtmlChars, maxParsedChars: options.maxParsedHtmlChars });
   const doc = parseHtml(prepared.html);
   const baseUrl = resolveUrl(doc.querySelector('base[href]')?.getAttribute('href') ?? null, url, ['http:', 'https:']) ?? url;
-  const metadata = readMetadata(doc);
-  const h1s = doc.querySelectorAll('h1');
-  const onlyH1 = h1s.length === 1 ? candidateText(h1s[0].textContent) || null : null;
   const content = mainContent(doc, prepared.html);
   const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
   if (content) trimToText(content, maxMarkdownChars);
-  return { metadata, onlyH1, content, baseUrl, maxMarkdownChars, truncated: prepared.truncated };
-}
-
-function contentSummary(content: HTMLElement | null): Pick<ExtractedPage, 'firstParagraph' | 'headings'> {
-  return { firstParagraph: content ? firstMeaningfulParagraph(content) : '', headings: content ? headingTexts(content) : [] };
-}
-
-/**
- * The page as its one-pass outline read it, without main-content extraction: what the `simple`
- * method needs when no llms-full.txt is asked for (no markdown; the first paragraph and headings
- * come from outside the page's navigation and chrome rather than from its main content).
- */
-export function pageFromOutline(outline: PageOutline): ExtractedPage {
-  const onlyH1 = outline.h1Count === 1 ? outline.h1 : null;
-  return assemblePage(outline.url, metadataFromHead(outline.head), onlyH1, {
-    markdown: null,
-    firstParagraph: outline.firstParagraph,
-    headings: outline.headings.filter((heading) => heading.length <= MAX_HEADING_CHARS),
-    truncated: false,
-  });
-}
-
-function assemblePage<Markdown extends string | null>(
-  url: string,
-  metadata: PageMetadata,
-  onlyH1: string | null,
-  content: Pick<ExtractedPage, 'firstParagraph' | 'headings' | 'truncated'> & { markdown: Markdown },
-): ExtractedPage & { markdown: Markdown } {
-  const siteNames = [metadata.siteName, ...hostNames(url)].filter((name): name is string => Boolean(name));
-  const title = chooseTitle(metadata, siteNames, url, onlyH1);
-  const metaDescription = metadata.descriptions.find((text) => !isBoilerplateDescription(text, title)) ?? null;
-  const { firstParagraph } = content;
-  const description = metaDescription
-    ? summarizeToSentences(metaDescription, META_DESCRIPTION_MAX_CHARS)
-    : firstParagraph
-      ? summarizeToSentences(firstParagraph, CONTENT_DESCRIPTION_MAX_CHARS)
-      : '';
-
-  return {
-    url,
-    title,
-    fullTitle: metadata.metaTitle ?? metadata.documentTitle,
-    description,
-    descriptionSource: metaDescription ? 'meta' : description ? 'content' : 'none',
-    metaDescription,
-    siteName: metadata.siteName,
-    lang: metadata.lang,
-    h1: metadata.h1,
-    ...content,
-  };
+  return { content, baseUrl, maxMarkdownChars, truncated: prepared.truncated };
 }
 
 function parseHtml(html: string): Document {
@@ -169,31 +96,6 @@ function joinLongTextRuns(doc: Document): boolean {
 }
 
 const NODE_FILTER_SHOW_TEXT = 4;
-
-/** og:title / twitter:title / <title> / first <h1>, without the part that repeats the site's name. */
-export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): string {
-  const usable = (title: string | null) => (title && !PLACEHOLDER_TITLE.test(titleParts(title)[0] ?? '') ? title : null);
-  const documentTitle = usable(metadata.documentTitle);
-  const raw = usable(metadata.metaTitle) ?? (documentTitle ? trimDocumentTitle(documentTitle, onlyH1) : null) ?? usable(metadata.h1);
-  if (!raw) return titleFromUrl(url);
-  return stripSiteName(raw, siteNames);
-}
-
-/** Titles that generators write when a page has none. */
-const PLACEHOLDER_TITLE = /^(?:<no title>|no title|untitled(?: document| page)?|undefined|null|document|title)$/i;
-
-/** "https://x.dev/docs/getting-started.html" → "Getting started"; the root gives the host name. */
-export function titleFromUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    const segment = parsed.pathname.split('/').filter(Boolean).pop();
-    if (!segment) return parsed.hostname.replace(/^www\./, '');
-    const words = decodeURIComponent(segment).replace(/\.\w{2,5}$/, '').replace(/[-_+]+/g, ' ').trim();
-    return words ? words.charAt(0).toUpperCase() + words.slice(1) : parsed.hostname;
-  } catch {
-    return url;
-  }
-}
 
 /**
  * The page's main content element: Readability's article, or the page's <main>/<article>/<body>
@@ -281,43 +183,4 @@ function trimToText(root: HTMLElement, maxChars: number): void {
     }
   };
   if ((root.textContent?.length ?? 0) > maxChars) visit(root);
-}
-
-const NOT_THE_PAGES_TEXT = ['pre', 'dl.glossary', ...ASIDE_CLASSES.map((name) => `.${name}`)].join(', ');
-
-/**
- * The first paragraph with a real sentence in it (see isMeaningfulParagraph). Not one inside a
- * <pre>: that is source code (Readability makes paragraphs of the blocks of Sphinx's source pages).
- * Nor one past a question heading (see isAnsweredQuestion): a FAQ's answers do not describe it;
- * nor a glossary's definition (the page is described by its terms), a note, a warning or a
- * language switcher.
- */
-export function firstMeaningfulParagraph(root: HTMLElement): string {
-  let headingsSeen = 0;
-  let inSynopsis = false;
-  for (const element of root.querySelectorAll('h1, h2, h3, h4, h5, h6, p')) {
-    if (element.localName !== 'p') {
-      const heading = candidateText(element.textContent);
-      if (isAnsweredQuestion(heading, Number(element.localName[1]), headingsSeen++)) return '';
-      inSynopsis = isSynopsisHeading(heading);
-      continue;
-    }
-    if (inSynopsis || element.closest(NOT_THE_PAGES_TEXT) || element.querySelector('a[hreflang]')) continue;
-    const whole = normalizeWhitespace(element.textContent);
-    const text = candidateText(whole);
-    const linkChars = [...element.querySelectorAll('a')].reduce((sum, a) => sum + normalizeWhitespace(a.textContent).length, 0);
-    // The links' share of the paragraph, for the part of it the rules read.
-    if (isMeaningfulParagraph(text, (linkChars * text.length) / whole.length)) return text;
-  }
-  return '';
-}
-
-function headingTexts(root: HTMLElement): string[] {
-  const headings: string[] = [];
-  for (const heading of root.querySelectorAll('h2, h3')) {
-    const text = candidateText(heading.textContent);
-    if (text && text.length <= MAX_HEADING_CHARS) headings.push(text);
-    if (headings.length >= MAX_HEADINGS) break;
-  }
-  return headings;
 }

@@ -1,25 +1,43 @@
-// The whole generation for one site: outline each page as it arrives, rank the candidates by the
-// site's own navigation, extract and describe the chosen ones, group them into the site's parts,
-// describe (enhanced), then render llms.txt and llms-full.txt.
+// The whole generation for one site, in stages; each stage is a module, and readPages and
+// describeAndRender below run them in this order:
+//
+//  stage            module(s)                          in → out
+//  1 read           reading.ts, page-facts.ts          PageInput → PageFacts + content hash (one parse)
+//  2 canonical      arrival.ts                         facts → Candidate[] (one per page; same key or body: an alias)
+//  3 language       language.ts, sections.ts           Candidate[] → those in the home page's language, older versions' entries only
+//  4 navigation     secondary.ts, site-map.ts          Candidate[] → SiteMap (shortest navigation paths, in-links, secondary pages)
+//  5 choose         site-map.ts                        SiteMap → MapNode[] (the maxPages listed)
+//    DOM pass       dom-pass.ts, extract.ts            chosen → markdown (llms-full.txt, describer); content facts where facts say nothing
+//  6 summarize      site.ts                            PageText[] + home facts → SiteSummary (name, summary)
+//  7 describe       page-text.ts, site.ts,             ListedPage[] → title and description, each with its rule (PageTrace)
+//                   description.ts
+//  8 section        map-sections.ts, navigation.ts,    MapNode[] + SiteMap → sections named by the site's navigation,
+//                   sections.ts                        else URL folders (render), Optional last
+//  9 enhance        describer.ts and its describers    DescribedPage[] → titles, descriptions, sections by the model (enhanced)
+// 10 render         render.ts                          SiteSummary + DescribedPage[] → llms.txt, llms-full.txt
+//
+// The summary comes before the descriptions: a page whose text is the summary is described by its
+// other signals. Thresholds the rules share are in tuning.ts.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
 import { findTemplatedTexts } from './templates.ts';
 import { NO_USAGE, type Describer, type DescribeUsage } from './describer.ts';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
-import { describeFromContent, extractPage, pageFromOutline, titleFromUrl, type ExtractedPage, type ExtractOptions } from './extract.ts';
+import { readArrivals, type Candidate } from './arrival.ts';
+import { createDomPass } from './dom-pass.ts';
+import type { ExtractedPage, ExtractOptions } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
-import type { PageOutline } from './outline.ts';
-import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
-import { findSecondaryPages, hasSecondaryTitle } from './secondary.ts';
+import { findSecondaryPages } from './secondary.ts';
 import { olderVersionPages } from './sections.ts';
 import { inLanguageOf, isEnglish, languageOf } from './language.ts';
-import { inferSite, refineSimplePages } from './site.ts';
+import { inferSite, refineTitles } from './site.ts';
+import { pageText, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, pageKey, type MapNode, type SiteMap } from './site-map.ts';
-import type { DescribedPage, GenerationMethod, OwnMarkdown, PageInput, PageReading, SiteSummary } from './types.ts';
+import type { DescribedPage, GenerationMethod, OwnMarkdown, PageInput, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
   /** The site's normalized URL (its home page). */
@@ -97,53 +115,26 @@ export async function generateLlmsTxt(
 
 /** The listed pages, described from their content and in the site's sections, and the site's summary. */
 async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, options: GenerateOptions) {
-  const { signal, onProgress } = options;
+  const { signal } = options;
   const maxPages = options.maxPages ?? Infinity;
-  const extractor = createExtraction(options);
-  const arrived: Candidate[] = [];
-  const seenKeys = new Set<string>();
-  const byBody = new Map<string, Candidate>();
-  const homeKey = pageKey(options.siteUrl);
+  const extractor = createDomPass(options);
   const started = performance.now();
-  for await (const page of input) {
-    signal?.throwIfAborted();
-    const url = page.url.replace(/#.*$/, '');
-    const key = pageKey(url);
-    if (seenKeys.has(key)) continue;
-    seenKeys.add(key);
-    // Read as it was fetched (by the crawler, or in a worker thread), or here.
-    const { html, reading } = page.reading ? { html: page.html, reading: await page.reading } : readHere(page, url);
-    const ownMarkdown = (await page.ownMarkdown) ?? null;
-    const body = reading.contentHash;
-    const twin = byBody.get(body);
-    if (twin) {
-      // The same page under two URLs is listed once, under the home page's URL when it is one of them.
-      if (key === homeKey) [twin.outline.url, url].forEach((alias) => alias !== url && twin.aliases.push(alias));
-      else twin.aliases.push(url);
-      if (key === homeKey) twin.page.url = twin.outline.url = url;
-      continue;
-    }
-    const outline = { ...reading.outline, url };
-    const fromOutline = extractor.readsFromOutline(outline);
-    // A page read from its outline needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined, ownMarkdown }, outline, aliases: [], fromOutline, contentHash: body };
-    byBody.set(body, candidate);
-    arrived.push(candidate);
-    // Pages arrive roughly in navigation order: the first ones are most likely chosen. Secondary
-    // pages are chosen last, if at all, and an index is the largest page of a manual to read
-    // (PostgreSQL's: 450 kB, a tenth of a second on the event loop): read once chosen.
-    if (arrived.length <= maxPages && !fromOutline && !hasSecondaryTitle(outline)) extractor.start(candidate);
-    onProgress?.({ phase: 'extract', done: arrived.length, total: null });
-    if (!options.extractor) await yieldToEventLoop();
-  }
+  // 1-2: read, canonical pages.
+  const arrived = await readArrivals(
+    input,
+    { ...options, yieldEachPage: !options.extractor, onArrived: (done) => options.onProgress?.({ phase: 'extract', done, total: null }) },
+    extractor,
+  );
   signal?.throwIfAborted();
 
-  // The start page arrives first: it is the home page when the site's URL itself forwarded elsewhere.
+  // 3: language. The start page arrives first: it is the home page when the site's URL itself forwarded elsewhere.
+  const homeKey = pageKey(options.siteUrl);
   const home = arrived.find((c) => pageKey(c.outline.url) === homeKey || c.aliases.some((alias) => pageKey(alias) === homeKey)) ?? arrived[0];
   const inLanguage = inLanguageOf(home, arrived);
   // An older version's pages repeat the current ones: only its entry page is worth listing (in Optional).
   const olderVersions = olderVersionPages(inLanguage.map((candidate) => candidate.outline.url));
   const candidates = inLanguage.filter((candidate) => olderVersions.get(candidate.outline.url) !== false);
+  // 4: navigation tree.
   const outlines = candidates.map((candidate) => candidate.outline);
   const secondary = findSecondaryPages(outlines, home?.outline);
   for (const [url, entry] of olderVersions) if (entry) secondary.add(url);
@@ -151,6 +142,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     home?.outline.url ?? options.siteUrl,
     candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), priority: page.priority })),
   );
+  // 5: choose, then the DOM pass over the chosen pages.
   const chosen = choosePages(map, maxPages);
   // Ranking, describing and rendering 1,000 pages is a quarter of a second of work on the
   // event loop: it lets the API's requests through between the steps.
@@ -158,12 +150,12 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const byUrl = new Map(candidates.map((candidate) => [candidate.outline.url, candidate]));
   const chosenCandidates = chosen.map((node) => byUrl.get(node.url)!);
   chosenCandidates.forEach((candidate) => extractor.start(candidate));
-  const extracted = await Promise.all(chosenCandidates.map((candidate) => candidate.extracted!));
+  const read = await Promise.all(chosenCandidates.map((candidate) => candidate.read!));
   options.onPagesRead?.();
   for (const candidate of arrived) candidate.page.html = '';
   const extractMs = performance.now() - started;
 
-  // Paragraphs and meta descriptions that many pages share (banners, footers, donation notes).
+  // 6-7: summarize, describe. Paragraphs and meta descriptions that many pages share (banners, footers, donation notes).
   // …and text written from one template on many pages, only names and numbers changing.
   const pageTexts = outlines.map((outline) => [...outline.paragraphs, outline.metaDescription ?? '']);
   const isShared = findRepeatedDescriptions(pageTexts);
@@ -175,19 +167,22 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   let menuLinks: ((text: string) => boolean) | null = null;
   const isMenuLink = (text: string) =>
     (menuLinks ??= findRepeatedDescriptions(outlines.map((outline) => outline.links.map((link) => link.text)), { minPages: 3, enoughPages: Infinity }))(text);
-  const simple = refineSimplePages(extracted);
+  // One record per listed page: its place in the map, what it says of itself, its markdown.
+  const texts = chosen.map((node, index) => pageText(node.outline, read[index].content));
+  const titles = refineTitles(texts);
+  const listed: ListedPage[] = chosen.map((node, index) => ({ node, text: texts[index], markdown: read[index].markdown, title: titles[index].title, titleRule: titles[index].rule }));
   const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
-  const site = inferSite(map.home?.url ?? options.siteUrl, extracted, { home: map.home?.outline ?? null, leadPages, isRepeated });
+  const site = inferSite(map.home?.url ?? options.siteUrl, texts, { home: map.home?.outline ?? null, leadPages, isRepeated });
   const saysOnlyTheSummary = repeatsSummary(site.summary);
   await yieldToEventLoop();
   const english = isEnglish(map.home ? languageOf(map.home.outline) : null);
-  const signalsOf = (node: MapNode, index: number): DescriptionSignals => ({
-    title: simple[index].title,
+  const signalsOf = ({ node, text, title }: ListedPage): DescriptionSignals => ({
+    title,
     purposeLine: node.outline.purposeLine,
-    metaDescription: extracted[index].metaDescription,
-    paragraphs: [...node.outline.paragraphs, extracted[index].firstParagraph],
+    metaDescription: text.metaDescription,
+    paragraphs: [...node.outline.paragraphs, text.firstParagraph],
     childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
-    headings: extracted[index].headings,
+    headings: text.headings,
     terms: node.outline.terms,
     h1: node.outline.h1,
     english,
@@ -196,7 +191,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     },
   });
   const descriptions = distinctDescriptions(
-    chosen.map((node, index) => ({ signals: signalsOf(node, index), listedPages: node.children.length })),
+    listed.map((page) => ({ signals: signalsOf(page), listedPages: page.node.children.length })),
     (index) => (chosen[index] === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
   );
   // The site's own markdown over the HTML's; linked to, with markdownLink, where there is some.
@@ -206,18 +201,20 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     const linkUrl = options.markdownLink && markdown ? (own?.url ?? options.markdownLink(url)) : undefined;
     return linkUrl === undefined ? { markdown } : { markdown, linkUrl };
   };
-  const pages: DescribedPage[] = chosen.map((node, index) => ({
+  const pages: DescribedPage[] = listed.map(({ node, title, titleRule, markdown }, index) => ({
     url: node.url,
-    title: node === map.home ? site.name : simple[index].title,
-    description: descriptions[index],
+    title: node === map.home ? site.name : title,
+    description: descriptions[index].text,
     section: null,
     rank: index,
     contentHash: byUrl.get(node.url)?.contentHash,
-    ...markdownOf(node.url, extracted[index].markdown),
+    ...markdownOf(node.url, markdown),
     lastModified: candidatesLastModified(byUrl, node.url),
     optional: node.secondary,
     source: 'metadata',
+    trace: { title: node === map.home ? 'title.site-name' : titleRule, description: descriptions[index].rule, section: '' },
   }));
+  // 8: section.
   return { site, pages: placeInSections(map, chosen, pages), extractionFailures: extractor.failures, extractMs: Math.round(extractMs) };
 }
 
@@ -230,89 +227,14 @@ function repeatsSummary(summary: string): (text: string) => boolean {
   return (text) => summaryKey !== '' && compactKey(shorten(text)) === summaryKey;
 }
 
-/** The page's HTML, decoded now if it came undecoded (see PageInput). */
-function htmlOf(page: PageInput): string {
-  return typeof page.html === 'string' ? page.html : page.html();
+/** A listed page: its place in the site's map (its facts at `node.outline`), what it says of itself, its title among the site's. */
+interface ListedPage {
+  node: MapNode;
+  text: PageText;
+  title: string;
+  titleRule: TitleRule;
+  markdown: string | null;
 }
-
-function readHere(page: PageInput, url: string): { html: string; reading: PageReading } {
-  const html = htmlOf(page);
-  return { html, reading: readHtml(html, url) };
-}
-
-interface Candidate {
-  page: PageInput;
-  outline: PageOutline;
-  /** Other URLs with the same body. */
-  aliases: string[];
-  /** Read from its outline alone, without main-content extraction (see readsFromOutline). */
-  fromOutline: boolean;
-  /** SHA-1 (base64) of the page's HTML. */
-  contentHash: string;
-  extracted?: Promise<ExtractedPage>;
-}
-
-/**
- * Extraction of chosen pages: inline, or through the caller's worker pool with a bounded number in
- * flight. `simple` without llms-full.txt needs no page's content when its outline already says
- * what the page is (a purpose line or a first paragraph): those pages are read from their outline.
- */
-function createExtraction(options: GenerateOptions) {
-  const needsContent = options.method === 'enhanced' || Boolean(options.fullText) || Boolean(options.markdownLink);
-  const extractOne = needsContent ? (options.extractor ?? extractInline(options.extract)) : describeInline(options.extract);
-  const limit = options.extractor && needsContent ? (options.extractorConcurrency ?? 4) : 1;
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  const state = {
-    failures: 0,
-    readsFromOutline: (outline: PageOutline) => !needsContent && Boolean(outline.purposeLine || outline.firstParagraph),
-    start(candidate: Candidate) {
-      if (candidate.extracted) return;
-      if (candidate.fromOutline) {
-        candidate.extracted = Promise.resolve(pageFromOutline(candidate.outline));
-        return;
-      }
-      const { url } = candidate.page;
-      const html = htmlOf(candidate.page);
-      // The extraction holds the HTML now; the candidate needs it no longer.
-      candidate.page.html = '';
-      candidate.extracted = (async () => {
-        while (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-        active++;
-        try {
-          return await extractOne(html, url);
-        } catch {
-          state.failures++;
-          return unreadablePage(url);
-        } finally {
-          active--;
-          waiting.shift()?.();
-        }
-      })();
-    },
-  };
-  return state;
-}
-
-function extractInline(extract: ExtractOptions | undefined) {
-  return async (html: string, url: string): Promise<ExtractedPage> => extractPage(html, url, extract);
-}
-
-/**
- * Without content, the few pages whose outline says nothing (tables of contents, mostly) are read
- * here, one at a time, without markdown and from the first DESCRIBE_MAX_PARSED_CHARS of their HTML:
- * a few milliseconds each, between which API requests are served. A worker thread would hold a
- * heap of its own (about 50 MB) for them.
- */
-function describeInline(extract: ExtractOptions | undefined) {
-  return async (html: string, url: string): Promise<ExtractedPage> => {
-    await yieldToEventLoop();
-    return describeFromContent(html, url, { ...extract, maxParsedHtmlChars: Math.min(extract?.maxParsedHtmlChars ?? Infinity, DESCRIBE_MAX_PARSED_CHARS) });
-  };
-}
-
-/** Enough for a page of source code (280 kB in Sphinx's own docs); a manual's index runs to 450 kB. */
-const DESCRIBE_MAX_PARSED_CHARS = 300_000;
 
 function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): string | null {
   return byUrl.get(url)?.page.lastModified ?? null;
@@ -325,6 +247,7 @@ function candidatesLastModified(byUrl: Map<string, Candidate>, url: string): str
 function placeInSections(map: SiteMap, chosen: readonly MapNode[], pages: DescribedPage[]): DescribedPage[] {
   const pageOf = new Map(chosen.map((node, index) => [node, pages[index]]));
   const sections = sectionsFromMap(map, chosen.filter((node) => !node.secondary));
+  for (const page of pages) page.trace!.section = page.optional ? 'section.optional' : 'section.url-folder';
   // Without the site's own parts, sections come from URL folders (render), each in reading order.
   if (!sections) return [...chosen].sort((a, b) => a.order - b.order).map((node) => pageOf.get(node)!);
   const ordered: DescribedPage[] = [];
@@ -332,13 +255,14 @@ function placeInSections(map: SiteMap, chosen: readonly MapNode[], pages: Descri
     for (const node of section.nodes) {
       const page = pageOf.get(node)!;
       page.section = section.name;
+      page.trace!.section = section.rule;
       ordered.push(page);
     }
   }
   return [...ordered, ...pages.filter((page) => page.optional)];
 }
 
-/** The describer (enhanced), then rendering. */
+/** 9-10: the describer (enhanced), then rendering. */
 async function describeAndRender(site: SiteSummary, pages: DescribedPage[], options: GenerateOptions): Promise<Omit<GenerationResult, 'stats'> & { stats: GenerationStats }> {
   const { signal, onProgress } = options;
   let usage: DescribeUsage = { ...NO_USAGE };
@@ -352,10 +276,14 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
     });
     result.pages.forEach((described, index) => {
       const page = pages[index];
-      page.title = described.title || page.title;
-      page.description = described.description || page.description;
-      if (described.section && !page.optional) page.section = described.section;
+      // What the describer wrote is traced to it ("enhance.ai", "enhance.extractive").
+      const rule = `enhance.${described.source}`;
+      const trace = { ...page.trace! };
+      if (described.title) [page.title, trace.title] = [described.title, rule];
+      if (described.description) [page.description, trace.description] = [described.description, rule];
+      if (described.section && !page.optional) [page.section, trace.section] = [described.section, rule];
       page.source = described.source;
+      page.trace = trace;
     });
     site = { name: result.site.name || site.name, summary: result.site.summary || site.summary };
     usage = result.usage;
@@ -388,24 +316,5 @@ async function describeAndRender(site: SiteSummary, pages: DescribedPage[], opti
       extractMs: 0,
       fullTextPagesLeftOut,
     },
-  };
-}
-
-/** A page whose extraction throws still gets listed, titled from its URL. */
-function unreadablePage(url: string): ExtractedPage {
-  return {
-    url,
-    title: titleFromUrl(url),
-    fullTitle: null,
-    description: '',
-    descriptionSource: 'none',
-    metaDescription: null,
-    siteName: null,
-    lang: null,
-    markdown: '',
-    firstParagraph: '',
-    h1: null,
-    headings: [],
-    truncated: false,
   };
 }

@@ -1,18 +1,19 @@
 // The generator core: HTML pages in, llms.txt and llms-full.txt out. Pure functions: no HTTP
 // server, no database, no crawling (the crawler hands over each page's final URL and HTML).
-export type { DescribedPage, DescriptionSource, GenerationMethod, OwnMarkdown, PageInput, PageReading, SiteSummary } from './types.ts';
+export type { DescribedPage, DescriptionSource, GenerationMethod, OwnMarkdown, PageInput, PageReading, PageTrace, SiteSummary } from './types.ts';
 
 export { pageContentHash, readHtml } from './reading.ts';
 export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
 export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
-export { outlinePage, type PageOutline } from './outline.ts';
+export { readPageFacts, type PageFacts } from './page-facts.ts';
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
-export { inferSite, refineSimplePages, type SimplePage } from './site.ts';
+export { inferSite, refineTitles } from './site.ts';
+export { pageText, type PageText } from './page-text.ts';
 
 export type { DescribeOptions, DescribeResult, Describer, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
 export { createExtractiveDescriber } from './extractive-describer.ts';
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
-export { renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';
+export { groupIntoSections, renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';
 export { fileSize, loadTokenCounter, MIN_FULL_TEXT_TOKENS, TOKEN_ENCODING, type FileSize, type TokenCounter } from './tokens.ts';

@@ -1,7 +1,7 @@
 // A site published in several languages is listed in one: the start page's. A page's language
 // comes from its URL when the site puts it there (`/de/…`, Apache's `page.html.de`), else from
 // its `<html lang>`.
-import type { PageOutline } from './outline.ts';
+import type { PageFacts } from './page-facts.ts';
 
 // ISO 639-1 codes of languages sites commonly publish in; a two-letter folder outside this list
 // (`/js/`, `/go/`) is not read as a language.
@@ -9,7 +9,7 @@ const LANGUAGES = new Set(
   'ar bg bn ca cs da de el en es et fa fi fr ga he hi hr hu id it ja ko lt lv ms nb nl nn no pl pt ro ru sk sl sr sv th tr uk ur vi zh'.split(' '),
 );
 
-export function languageOf(outline: PageOutline): string | null {
+export function languageOf(outline: PageFacts): string | null {
   let path = '';
   try {
     path = new URL(outline.url).pathname;
@@ -30,7 +30,7 @@ export function isEnglish(language: string | null | undefined): boolean {
 }
 
 /** The pages in the home page's language (all of them when it has none). */
-export function inLanguageOf<T extends { outline: PageOutline }>(home: T | undefined, pages: readonly T[]): T[] {
+export function inLanguageOf<T extends { outline: PageFacts }>(home: T | undefined, pages: readonly T[]): T[] {
   const language = home ? languageOf(home.outline) : null;
   if (!language) return [...pages];
   return pages.filter((page) => {

@@ -4,14 +4,17 @@
 // ("Get started", "User Guides"). A part holding more than 40% of the links gives its largest
 // sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
 // the caller then falls back to URL folders.
-import type { OutlineLink } from './outline.ts';
+import type { PageLink } from './page-facts.ts';
 import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
+import { MAX_SECTIONS, MIN_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
 
 export interface MapSection {
   name: string;
   nodes: MapNode[];
+  /** The rule that named it, for the pages' trace (see ruleOf). */
+  rule: string;
 }
 
 interface Label {
@@ -28,9 +31,6 @@ interface Part {
 }
 
 const OVERVIEW = 'Overview';
-const MAX_SHARE = 0.4;
-const MIN_SECTIONS = 3;
-const MAX_SECTIONS = 25;
 
 /** Sections for the chosen primary (non-secondary) pages, in the site's reading order. */
 export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSection[] | null {
@@ -61,7 +61,7 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): MapSe
     if (parts[i].nodes.length !== 1) continue;
     overview.nodes.push(...parts.splice(i, 1)[0].nodes);
   }
-  const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts]);
+  const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts], tree?.fromContentsPage ?? false);
   if (sections.length < MIN_SECTIONS) return null;
   // A page placed beside a page of its folder is read right after it.
   const readingOrder = navigation ? navigationOrder(home, navigation) : (node: MapNode) => node.order;
@@ -133,7 +133,7 @@ function usesGroups(home: MapNode, chosen: readonly MapNode[]): boolean {
 }
 
 /** The home page's entry a page's path starts from, climbed to the top of the home page's list. */
-function topEntry(home: MapNode, node: MapNode): OutlineLink | null {
+function topEntry(home: MapNode, node: MapNode): PageLink | null {
   const first = firstStep(home, node);
   if (!first?.viaLink) return null;
   let link = first.viaLink;
@@ -231,15 +231,24 @@ function splitLargeParts(parts: Part[], paths: Map<MapNode, Label[]>, total: num
   }
 }
 
-function mergeByName(parts: Part[]): MapSection[] {
+function mergeByName(parts: Part[], fromContentsPage: boolean): MapSection[] {
   const sections: MapSection[] = [];
   for (const part of parts) {
     const name = sectionName(part.name);
     const same = sections.find((section) => section.name.toLowerCase() === name.toLowerCase());
     if (same) same.nodes.push(...part.nodes);
-    else sections.push({ name, nodes: [...part.nodes] });
+    else sections.push({ name, nodes: [...part.nodes], rule: ruleOf(part.id, fromContentsPage) });
   }
   return sections;
+}
+
+/** What named a part, by its label's kind (see navigationPath, labelPath). */
+function ruleOf(id: string, fromContentsPage: boolean): string {
+  if (id === 'overview') return 'section.overview';
+  if (id.startsWith('nav:')) return fromContentsPage ? 'section.contents-page-group' : 'section.navigation-group';
+  if (id.startsWith('group:')) return 'section.home-group';
+  if (id.startsWith('home:')) return 'section.home-entry';
+  return 'section.sub-part';
 }
 
 /** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
@@ -255,5 +264,5 @@ function capSections(sections: MapSection[]): MapSection[] {
   const keep = new Set([...sections].sort((a, b) => b.nodes.length - a.nodes.length).slice(0, MAX_SECTIONS - 1));
   const kept = sections.filter((section) => keep.has(section));
   const more = sections.filter((section) => !keep.has(section)).flatMap((section) => section.nodes);
-  return [...kept, { name: 'More', nodes: more.sort((a, b) => a.order - b.order) }];
+  return [...kept, { name: 'More', nodes: more.sort((a, b) => a.order - b.order), rule: 'section.more' }];
 }

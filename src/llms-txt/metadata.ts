@@ -20,7 +20,7 @@ const ARTICLE_TYPES = /^(?:Article|AdvertiserContentArticle|NewsArticle|Analysis
 
 /**
  * The raw head of a page as a parser saw it: the DOM (readMetadata) and the one-pass outline
- * (outline.ts) both produce it, so both read metadata by the same rules.
+ * (page-facts.ts) both produce it, so both read metadata by the same rules.
  */
 export interface PageHead {
   metaTags: MetaTag[];

@@ -4,8 +4,9 @@
 // a caption, a <summary>, a list item of text alone) and the entries it nests under. A sidebar
 // that shows only the open part's pages on each page is pieced together: an entry first seen on a
 // later page goes right after the entry it follows there.
-import type { OutlineLink } from './outline.ts';
+import type { PageLink } from './page-facts.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
+import { CONTENTS_PAGE_MIN_ENTRIES as MIN_CONTENTS_ENTRIES, CONTENTS_PAGE_SHARE as CONTENTS_SHARE, NAVIGATION_MIN_PAGES as MIN_PAGES, NAVIGATION_SHARE as REPEATED_SHARE } from './tuning.ts';
 
 export interface NavigationEntry {
   /** The labels from the top of the tree down to the entry's own link text. */
@@ -16,22 +17,18 @@ export interface NavigationEntry {
 
 export type Navigation = Map<string, NavigationEntry>;
 
-/** A link is part of a repeated block when this share of the pages carries it (at least MIN_PAGES). */
-const REPEATED_SHARE = 0.1;
-const MIN_PAGES = 3;
-
 /**
  * The navigation tree of the site's primary pages, by page key; empty when no link block repeats.
  * Pages are read home page first, then by URL, so a site gives the same tree whatever the crawl's order.
  */
 export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'nodes' | 'byKey'>): Navigation {
   const pages = nodes.filter((node) => !node.secondary || node === home);
-  const keyOf = (link: OutlineLink) => linkedNode(byKey, link.url)?.key ?? '';
+  const keyOf = (link: PageLink) => linkedNode(byKey, link.url)?.key ?? '';
   const minPages = Math.max(MIN_PAGES, Math.ceil(REPEATED_SHARE * pages.length));
   // Where pages mark their navigation blocks, lists in their content (an API page's lists of the
   // types it uses, repeated on many pages) are no part of it.
   const marked = pages.filter((page) => page.outline.links.some((link) => link.inNavigation)).length >= minPages;
-  const isEntry = (link: OutlineLink) => link.kind === 'toc' && (link.inNavigation || !marked);
+  const isEntry = (link: PageLink) => link.kind === 'toc' && (link.inNavigation || !marked);
   const carriedBy = new Map<string, number>();
   // How often each entry sits under each caption: a caption that is the page's own heading differs between pages.
   const captions = new Map<string, Map<string, number>>();
@@ -58,7 +55,7 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   };
 
   // A sidebar shows a closed group's entries only on that group's pages: an entry under a repeated one counts from two pages.
-  const repeated = (links: readonly OutlineLink[], index: number): boolean => {
+  const repeated = (links: readonly PageLink[], index: number): boolean => {
     const carried = carriedBy.get(keyOf(links[index])) ?? 0;
     return carried >= minPages || (carried >= 2 && links[index].parent >= 0 && repeated(links, links[index].parent));
   };
@@ -103,10 +100,6 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   return new Map(sequence.map((key, order) => [key, { labels: labelsOf.get(key)!.split(LABEL_SEPARATOR), order }]));
 }
 
-/** A contents page lists at least this share of the site's primary pages (and MIN_CONTENTS_ENTRIES). */
-const CONTENTS_SHARE = 0.5;
-const MIN_CONTENTS_ENTRIES = 8;
-
 /**
  * Where no link block repeats (a theme whose only sidebar is each page's own headings), a page
  * other than the home page whose content is a list of most of the site's pages (a "Sitemap" page
@@ -150,7 +143,7 @@ function mostCommon(counts: Map<string, number>): string {
 }
 
 /** [caption of the top entry], the texts of the entries a link nests under on its page, its own text. */
-function labelsAbove(links: readonly OutlineLink[], index: number, captionOf: (index: number) => string | null): string[] {
+function labelsAbove(links: readonly PageLink[], index: number, captionOf: (index: number) => string | null): string[] {
   const labels: string[] = [];
   let top = index;
   for (let at = index; at >= 0; at = links[at].parent) {

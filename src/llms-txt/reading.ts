@@ -2,7 +2,7 @@
 // content's hash. Made where the page is parsed: in a worker thread (see the generation's page
 // pool), which imports this module alone, or by the generator itself.
 import { createHash } from 'node:crypto';
-import { outlinePage, type OutlineOptions } from './outline.ts';
+import { readPageFacts, type FactsOptions } from './page-facts.ts';
 import type { PageReading } from './types.ts';
 
 /** A page's identity by content: two URLs with the same body are one page; a changed hash is a changed page. */
@@ -10,6 +10,6 @@ export function pageContentHash(html: string): string {
   return createHash('sha1').update(html).digest('base64');
 }
 
-export function readHtml(html: string, url: string, options?: OutlineOptions): PageReading {
-  return { outline: outlinePage(html, url, options), contentHash: pageContentHash(html) };
+export function readHtml(html: string, url: string, options?: FactsOptions): PageReading {
+  return { outline: readPageFacts(html, url, options), contentHash: pageContentHash(html) };
 }

@@ -1,7 +1,7 @@
 // Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search.
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
-import type { PageOutline } from './outline.ts';
+import type { PageFacts } from './page-facts.ts';
 import { withoutNumbering } from './text.ts';
 
 const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)$/i;
@@ -23,7 +23,7 @@ function matches(pattern: RegExp, title: string | null | undefined): boolean {
  * "Module Index" as "Modules", the part of the manual every module is in, where Python's lists its
  * "Global Module Index" as such, an alphabetical index beside the Library Reference.
  */
-export function findSecondaryPages(outlines: readonly PageOutline[], home?: PageOutline): Set<string> {
+export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFacts): Set<string> {
   const secondary = findOptionalPages(outlines.map((outline) => outline.url));
   const namesByHome = new Map<string, string[]>();
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
@@ -39,10 +39,10 @@ export function findSecondaryPages(outlines: readonly PageOutline[], home?: Page
 }
 
 /** Whether the page's heading or title names it secondary (an index, a licence, release notes…). */
-export function hasSecondaryTitle(outline: PageOutline): boolean {
+export function hasSecondaryTitle(outline: PageFacts): boolean {
   return titlesOf(outline).some(isSecondaryTitle);
 }
 
-function titlesOf(outline: PageOutline): Array<string | null | undefined> {
+function titlesOf(outline: PageFacts): Array<string | null | undefined> {
   return [outline.h1, outline.documentTitle?.split(/\s[|–—-]\s/)[0]];
 }

@@ -1,5 +1,6 @@
 // Grouping a site's pages into llms.txt sections, and telling which pages are low-value.
 import { normalizeWhitespace, trimEndOf } from './text.ts';
+import { MIN_MIRRORED_PAGES } from './tuning.ts';
 
 export const OPTIONAL_SECTION = 'Optional';
 
@@ -222,9 +223,6 @@ export function findOptionalPages(urls: readonly string[]): Set<string> {
   }
   return optional;
 }
-
-/** A version's pages that repeat the current pages' paths: at least this many, and half of its pages. */
-const MIN_MIRRORED_PAGES = 3;
 
 /**
  * Pages of older versions kept beside the current ones: under a version segment ("/0.13/"), pages

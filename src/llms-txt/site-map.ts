@@ -2,10 +2,11 @@
 // navigation and contents links (a shortest-path tree, where a top-level contents entry costs 1,
 // a nested one more, a link in running text 3), and how many pages link to it. Page choice and
 // sections both come from this tree.
-import type { OutlineLink, PageOutline } from './outline.ts';
+import type { PageLink, PageFacts } from './page-facts.ts';
+import { IN_LINK_WEIGHT, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
 
 export interface MapInput {
-  outline: PageOutline;
+  outline: PageFacts;
   secondary: boolean;
   /** The sitemap's priority (0-1), when it gave one. */
   priority?: number | null;
@@ -16,7 +17,7 @@ export interface MapInput {
 export interface MapNode {
   key: string;
   url: string;
-  outline: PageOutline;
+  outline: PageFacts;
   secondary: boolean;
   priority: number | null;
   /** Cost of the cheapest path from the home page (Infinity when no navigation link leads here). */
@@ -25,7 +26,7 @@ export interface MapNode {
   inLinks: number;
   /** The page through which the cheapest path arrives, and the link it follows there. */
   via: MapNode | null;
-  viaLink: OutlineLink | null;
+  viaLink: PageLink | null;
   viaLinkIndex: number;
   children: MapNode[];
   /** Position in the site's reading order (a depth-first walk of the tree, links in page order). */
@@ -37,9 +38,6 @@ export interface SiteMap {
   nodes: MapNode[];
   byKey: Map<string, MapNode>;
 }
-
-const PROSE_STEP = 3;
-const UNREACHED_LEVEL = 20;
 
 /**
  * `/docs/index.html` and `/docs/` are one page, as are `/app/Default.aspx` and `/app/` (IIS's
@@ -175,8 +173,8 @@ function sharedFolders(a: MapNode, b: MapNode): number {
 /** Lower is more important: close to the home page in the site's navigation, linked from many pages. */
 export function importance(node: MapNode): number {
   const level = Number.isFinite(node.level) ? node.level : UNREACHED_LEVEL;
-  const priority = node.priority === null ? 0 : 2 * (node.priority - 0.5);
-  return level - 0.4 * Math.log2(1 + node.inLinks) - priority;
+  const priority = node.priority === null ? 0 : PRIORITY_WEIGHT * (node.priority - 0.5);
+  return level - IN_LINK_WEIGHT * Math.log2(1 + node.inLinks) - priority;
 }
 
 /** The `count` pages to list: the home page, then the most important, secondary pages only when room is left. */

@@ -27,7 +27,7 @@ const KNOWN_OFFENDERS: Record<string, string[]> = {
   // also the projects of two sites (Sphinx's documentation, mdBook's guide).
   'extract.ts': ['mdbook', 'sphinx'],
   // CHROME_CLASS: Sphinx's `sphinxsidebar` class.
-  'outline.ts': ['sphinx'],
+  'page-facts.ts': ['sphinx'],
   // INDEX_TITLE: Python's "Python Module Index".
   'secondary.ts': ['python'],
 };

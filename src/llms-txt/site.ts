@@ -1,57 +1,37 @@
-// Site-level decisions the pages make together: the site's name and summary, and titles and
-// descriptions that turn out to be site-wide boilerplate once all pages are seen.
+// Site-level decisions the pages make together: the site's name and summary, and titles that turn
+// out to be site-wide boilerplate once all pages are seen.
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
-import { CONTENT_DESCRIPTION_MAX_CHARS, titleFromUrl, type ExtractedPage } from './extract.ts';
-import type { PageOutline } from './outline.ts';
+import type { PageFacts } from './page-facts.ts';
+import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
 import { isEnglish } from './language.ts';
 
-export interface SimplePage {
-  url: string;
-  title: string;
-  description: string;
-}
-
 /**
- * The simple method's titles and descriptions, once the whole site is known: a " | Site" part
- * most titles share is dropped, and so is any other beginning or end most titles share; a title most pages share gives way to the page's <h1>; a meta
- * description most pages share gives way to the page's first paragraph.
+ * The listed pages' titles, once the whole site is known: a " | Site" part most titles share is
+ * dropped, and so is any other beginning or end most titles share; a title most pages share gives
+ * way to the page's <h1>, else to its URL. Each with the rule that chose it.
  */
-export function refineSimplePages(pages: readonly ExtractedPage[]): SimplePage[] {
+export function refineTitles(pages: readonly PageText[]): Array<{ title: string; rule: TitleRule }> {
   const affix = findCommonTitleAffix(pages.map((page) => page.title)) ?? findCommonTitleAffix(pages.map((page) => page.fullTitle ?? ''));
   const withoutAffix = pages.map((page) => (affix ? stripSiteName(page.title, [affix]) : page.title));
   // What most titles begin or end with besides ("Foo Manual: " before every node's name) names no page.
   const sharedEnds = findSharedTitleEnds(withoutAffix);
   const titles = withoutAffix.map((title) => withoutSharedEnds(title, sharedEnds));
   const isRepeatedTitle = findRepeatedDescriptions(titles);
-  const isRepeatedMeta = findRepeatedDescriptions(pages.map((page) => page.metaDescription));
-
-  const refined = pages.map((page, index) => {
-    let title = titles[index];
-    if (isRepeatedTitle(title)) {
-      const h1 = page.h1 && !isRepeatedTitle(page.h1) ? page.h1 : null;
-      title = h1 ?? titleFromUrl(page.url);
-    }
-    let description = page.description;
-    if (page.metaDescription && isRepeatedMeta(page.metaDescription)) {
-      description = page.firstParagraph ? summarizeToSentences(page.firstParagraph, CONTENT_DESCRIPTION_MAX_CHARS) : '';
-    }
-    return { url: page.url, title, description };
+  return pages.map((page, index) => {
+    const title = titles[index];
+    if (!isRepeatedTitle(title)) return { title, rule: page.titleRule };
+    return page.h1 && !isRepeatedTitle(page.h1) ? { title: page.h1, rule: 'title.heading-for-shared-title' } : { title: titleFromUrl(page.url), rule: 'title.url-for-shared-title' };
   });
-
-  // A paragraph every page starts with (a banner, a notice) describes none of them.
-  const isRepeatedDescription = findRepeatedDescriptions(refined.map((page) => page.description));
-  for (const page of refined) if (isRepeatedDescription(page.description)) page.description = '';
-  return refined;
 }
 
 export interface SiteContext {
   /** The home page's outline, when it was fetched. */
-  home?: PageOutline | null;
+  home?: PageFacts | null;
   /** Pages the home page lists first, whose lead paragraph may say what the site is. */
-  leadPages?: readonly PageOutline[];
+  leadPages?: readonly PageFacts[];
   /** Text that many pages share: never the summary. */
   isRepeated?: (text: string) => boolean;
 }
@@ -62,7 +42,7 @@ export interface SiteContext {
  * the site says about itself: the home page's meta description or lead paragraph, else the lead
  * paragraph of the first page it lists when that names the site; never text many pages share.
  */
-export function inferSite(siteUrl: string, pages: readonly ExtractedPage[], context: SiteContext = {}): SiteSummary {
+export function inferSite(siteUrl: string, pages: readonly PageText[], context: SiteContext = {}): SiteSummary {
   const home = findHomePage(siteUrl, pages);
   const rawName =
     mostCommon(pages.map((page) => page.siteName)) ??
@@ -108,7 +88,7 @@ function isNoticeOrByline(text: string, siteName: string): boolean {
  * names its own page ("The directive quick reference shows…") is about that page, unless that
  * page is named after the site ("git(1)": "Git is a fast, scalable…").
  */
-function leadTexts(page: PageOutline, siteName: string): Array<string | null> {
+function leadTexts(page: PageFacts, siteName: string): Array<string | null> {
   const title = compactKey(page.h1 ?? page.documentTitle ?? '');
   const aboutItself = title.length > 0 && !title.includes(compactKey(siteName.split(/\s+/)[0]));
   const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !PRESENTS_A_LIST.test(text));
@@ -122,7 +102,7 @@ const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+followin
  * Where the site says nothing about itself, the parts its home page groups its contents under:
  * "Apache HTTP Server Version 2.4: Release Notes, Reference Manual, Users' Guide and Other Topics."
  */
-function partsSummary(name: string, home: PageOutline | null): string {
+function partsSummary(name: string, home: PageFacts | null): string {
   const groups = [...new Set((home?.links ?? []).filter((link) => link.kind === 'toc' && link.group).map((link) => link.group!))];
   if (groups.length < 3) return '';
   return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
@@ -146,7 +126,7 @@ function oneSentence(text: string): string {
 }
 
 /** "Acme — Widgets for everyone" names the site "Acme". */
-function homeTitleName(home: ExtractedPage | undefined): string | null {
+function homeTitleName(home: PageText | undefined): string | null {
   if (!home?.title) return null;
   return titleParts(home.title)[0] ?? home.title;
 }

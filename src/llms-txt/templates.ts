@@ -2,20 +2,10 @@
 // API generator's "declaration: package: a.b, class: C" in every class page's meta description.
 // Such a line describes no page, though no two pages share it word for word.
 import { findRepeatedDescriptions } from './boilerplate.ts';
+import { TEMPLATE_ENOUGH_PAGES as ENOUGH_PAGES, TEMPLATE_MAX_PARTS as MAX_PARTS, TEMPLATE_MAX_WORDS_PER_SLOT as MAX_WORDS_PER_SLOT, TEMPLATE_MIN_KEPT_WORDS as MIN_KEPT_WORDS, TEMPLATE_MIN_PAGES as MIN_PAGES, TEMPLATE_SHARE as MIN_SHARE } from './tuning.ts';
 
-/** A template shared by this share of the pages is the generator's, not the page's (at least MIN_PAGES, never more than ENOUGH_PAGES). */
-const MIN_SHARE = 0.1;
-const MIN_PAGES = 5;
-const ENOUGH_PAGES = 20;
-/** Words a skeleton must keep for it to be a sentence's frame, not a list of names. */
-const MIN_KEPT_WORDS = 2;
-/** A template's opening is enough to know it: a nested class's line only goes on longer. */
-const MAX_PARTS = 5;
 const PLAIN_WORD = /^\p{Ll}+[,.;:]?$/u;
 const SLOT = '#';
-
-/** A template's text is mostly names: at least one slot for this many plain words, over the whole text (prose that opens alike is not). */
-const MAX_WORDS_PER_SLOT = 2;
 
 /**
  * The text with each name or number (anything but a plain lower-case word) as one slot, runs of

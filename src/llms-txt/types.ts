@@ -1,9 +1,9 @@
 // Types shared across the generator core.
-import type { PageOutline } from './outline.ts';
+import type { PageFacts } from './page-facts.ts';
 
 /** What the generator reads of a page before choosing (see readHtml). */
 export interface PageReading {
-  outline: PageOutline;
+  outline: PageFacts;
   /** SHA-1 (base64) of the page's HTML (see pageContentHash). */
   contentHash: string;
 }
@@ -61,6 +61,19 @@ export interface DescribedPage {
    * the simple title and description stand in.
    */
   source: DescriptionSource;
+  /** Which rule chose the page's title, description and section (see PageTrace); never rendered. */
+  trace?: PageTrace;
+}
+
+/**
+ * The rules that chose what a listed page shows, by name (`title.heading`,
+ * `description.meta-description`, `section.navigation-group`): `llmstxt generate --explain`
+ * writes them beside the files, so a reader can tell why a line reads as it does.
+ */
+export interface PageTrace {
+  title: string;
+  description: string;
+  section: string;
 }
 
 /** The site's header in llms.txt. */

@@ -8,7 +8,7 @@ import { createFetcher, normalizeUrl, type CrawlOptions, type RobotsCache } from
 import { rowsOf, type Database } from '../db/database.ts';
 import { mappedUrls, sites } from '../db/schema.ts';
 import { errors } from '../errors.ts';
-import { parseTargetUrl } from '../http/target-url.ts';
+import { parseTargetUrl } from '../job-input/target-url.ts';
 import { readPageLive } from '../sites/live-page.ts';
 import { readSiteFileBytes, siteFileVersion } from '../sites/site-files.ts';
 import { getOwnedSite, type Site } from '../sites/sites.ts';

@@ -13,7 +13,7 @@ import type { Database } from '../db/database.ts';
 import { ApiError, errors } from '../errors.ts';
 import { getGenerationJob } from '../generation/generation.ts';
 import { hasAiProvider } from '../generation/describer.ts';
-import { jobView, StartBody, startGenerationFor } from '../generation/routes.ts';
+import { jobView, StartBody, startGenerationFor } from '../generation/start-request.ts';
 import { fileSizesView } from '../generation/options.ts';
 import { fileUrls } from '../http/paths.ts';
 import { bodyChecker } from '../http/validation.ts';

@@ -6,7 +6,6 @@ import { waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, freePort, startTestService, type TestService } from '../testing/service.ts';
 
 const TOKEN = 'metrics-token-for-the-tests-0123456789';
-const metricsPort = await freePort();
 
 let docs: DocsSite;
 before(async () => {
@@ -74,26 +73,35 @@ describeOnEachDatabase(
       assert.equal(waitingOrRunning[0] + waitingOrRunning[1] + completed, 1, 'the job is queued, running, or done');
     });
 
-    test('without the token 401; on METRICS_PORT without a token', async () => {
+    test('without the token, or with another, 401', async () => {
       for (const headers of [{}, { authorization: 'Bearer wrong-token-of-enough-length' }, { authorization: TOKEN }] as Array<Record<string, string>>) {
         const refused = await service().request('GET', '/metrics', { headers });
         assert.deepEqual([refused.status, refused.body], [401, { message: 'Unauthorized' }]);
       }
-      const port = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
-      assert.equal(port.status, 200);
-      assert.match(await port.text(), /^llmstxt_jobs_started_total\{kind="generation",method="simple"\} \d+$/m);
-      assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status, 404);
     });
   },
-  { env: { CRAWL_ALLOW_PRIVATE: 'true', METRICS_TOKEN: TOKEN, METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' } },
+  { env: { CRAWL_ALLOW_PRIVATE: 'true', METRICS_TOKEN: TOKEN } },
 );
 
-test('with neither METRICS_TOKEN nor METRICS_PORT, /metrics is not served', async () => {
-  const service = await startTestService('pglite');
+test('METRICS_PORT alone: served there without a token, 404 on the API port; with neither, 404', async () => {
+  const metricsPort = await freePort();
+  const withPort = await startTestService('pglite', { env: { METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' } });
   try {
-    const response = await service.request('GET', '/metrics', { token: TOKEN });
+    await withPort.request('GET', '/api/v1/health');
+    const port = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    assert.equal(port.status, 200);
+    assert.match(await port.text(), /^llmstxt_http_requests_total\{method="GET",route="\/api\/v1\/health",status="200"\} \d+$/m);
+    assert.equal((await fetch(`http://127.0.0.1:${metricsPort}/other`)).status, 404);
+    const onApiPort = await withPort.request('GET', '/metrics', { token: TOKEN });
+    assert.deepEqual([onApiPort.status, onApiPort.body], [404, { message: 'Route GET /metrics not found' }]);
+  } finally {
+    await withPort.close();
+  }
+  const neither = await startTestService('pglite');
+  try {
+    const response = await neither.request('GET', '/metrics', { token: TOKEN });
     assert.deepEqual([response.status, response.body], [404, { message: 'Route GET /metrics not found' }]);
   } finally {
-    await service.close();
+    await neither.close();
   }
 });

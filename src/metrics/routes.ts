@@ -16,7 +16,7 @@ export const METRICS_PATH = '/metrics';
  * `METRICS_PORT` for a scraper on the operator's network. With neither, nothing is counted per
  * request and /metrics is an unknown route (404).
  */
-export function registerMetrics(app: App, deps: { db: Database; config: Config }): void {
+export async function registerMetrics(app: App, deps: { db: Database; config: Config }): Promise<void> {
   const { token, port } = deps.config.metrics;
   if (token === null && port === null) return;
   app.addHook('onResponse', (request, reply, done) => {
@@ -34,13 +34,16 @@ export function registerMetrics(app: App, deps: { db: Database; config: Config }
     });
   }
   if (port !== null) {
-    const stop = serveMetricsPort(deps.db, port, deps.config.host);
+    const stop = await serveMetricsPort(deps.db, port, deps.config.host);
     app.addHook('onClose', stop);
   }
 }
 
-/** The metrics on a port of their own (also a `worker` process's only way to show its counters). Answers a function that stops it. */
-export function serveMetricsPort(db: Database, port: number, host: string): () => Promise<void> {
+/**
+ * The metrics on a port of their own (also a `worker` process's only way to show its counters),
+ * once it listens (a port in use fails the start). Answers a function that stops it.
+ */
+export async function serveMetricsPort(db: Database, port: number, host: string): Promise<() => Promise<void>> {
   const server = createServer((request, response) => {
     if (request.method !== 'GET' || request.url?.split('?')[0] !== METRICS_PATH) {
       response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ message: errors.routeNotFound(request.method ?? 'GET', request.url ?? '/').message }));
@@ -51,7 +54,13 @@ export function serveMetricsPort(db: Database, port: number, host: string): () =
       () => response.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ message: errors.databaseUnreachable().message })),
     );
   });
-  server.listen(port, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return () => new Promise<void>((resolve) => server.close(() => resolve()));
 }
 

@@ -1,6 +1,10 @@
 import { Type } from 'typebox';
+import { pagesPerCredit } from '../generation/pricing.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { PLANS } from './plans.ts';
+
+/** What a credit buys: the pages of a generation it pays for, per method (the start's own price rule). */
+const creditValue = { simple: pagesPerCredit('simple'), enhanced: pagesPerCredit('enhanced') };
 
 export const planRoutes: RoutePlugin = async (app) => {
   app.get(
@@ -8,7 +12,7 @@ export const planRoutes: RoutePlugin = async (app) => {
     {
       schema: {
         tags: ['Subscriptions'],
-        summary: 'Subscription plans (priceCents is monthly; yearlyPriceCents buys 12 months of credits)',
+        summary: 'Subscription plans (priceCents is monthly; yearlyPriceCents buys 12 months of credits), and what a credit buys',
         response: {
           200: Type.Object({
             plans: Type.Array(
@@ -20,10 +24,14 @@ export const planRoutes: RoutePlugin = async (app) => {
                 yearlyPriceCents: Type.Integer(),
               }),
             ),
+            pagesPerCredit: Type.Object(
+              { simple: Type.Number(), enhanced: Type.Number() },
+              { description: 'the pages of a generation one credit pays for, per method (enhanced with an AI provider configured; without one it runs, and is charged, as simple)' },
+            ),
           }),
         },
       },
     },
-    async () => ({ plans: [...PLANS] }),
+    async () => ({ plans: [...PLANS], pagesPerCredit: creditValue }),
   );
 };

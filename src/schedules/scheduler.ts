@@ -9,6 +9,7 @@
  * process: an account with many slow sites holds a few slots, never the whole loop.
  */
 import { and, eq, sql, type SQL } from '../db/orm.ts';
+import pLimit from 'p-limit';
 import type { Clock } from '../clock.ts';
 import { createFetcher, resolveLimits, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import { rowsOf, type Database } from '../db/database.ts';
@@ -149,29 +150,31 @@ async function pagesChanged(deps: SchedulerDeps, siteId: string, signal: AbortSi
     .where(and(eq(mappedUrls.siteId, siteId), eq(mappedUrls.status, 'scraped')));
   if (pages.length === 0 || pages.some((page) => !page.contentHash)) return true;
   const fetcher = createFetcher(deps.crawl);
+  // Stops at the first difference (or failure): the pages still waiting their turn are not fetched.
   let changed = false;
-  let next = 0;
-  const lane = async () => {
-    while (!changed && next < pages.length) {
-      const page = pages[next++];
-      const { robots, warning } = await deps.robots.rulesFor(page.url, fetcher, signal);
-      if (warning) throw new Error(warning);
-      fetcher.pace(Math.max(resolveLimits(deps.crawl.limits).delayMs, robots.crawlDelayMs));
-      if (!robots.isAllowed(page.url)) {
-        changed = true;
-        continue;
-      }
-      try {
-        const response = await fetcher.fetch(page.url, { signal });
-        if (response.status !== 200 || pageContentHash(response.text()) !== page.contentHash) changed = true;
-      } catch {
-        changed = true;
-      }
-      signal.throwIfAborted();
+  let failed = false;
+  const check = async (page: (typeof pages)[number]) => {
+    if (changed || failed) return;
+    const { robots, warning } = await deps.robots.rulesFor(page.url, fetcher, signal);
+    if (warning) {
+      failed = true;
+      throw new Error(warning);
     }
+    fetcher.pace(Math.max(resolveLimits(deps.crawl.limits).delayMs, robots.crawlDelayMs));
+    if (!robots.isAllowed(page.url)) {
+      changed = true;
+      return;
+    }
+    try {
+      const response = await fetcher.fetch(page.url, { signal });
+      if (response.status !== 200 || pageContentHash(response.text()) !== page.contentHash) changed = true;
+    } catch {
+      changed = true;
+    }
+    signal.throwIfAborted();
   };
   try {
-    await Promise.all(Array.from({ length: FETCH_CONCURRENCY }, lane));
+    await pLimit(FETCH_CONCURRENCY).map(pages, check);
   } finally {
     await fetcher.close();
   }

@@ -5,7 +5,7 @@
  */
 import { resolveLimits, type CrawlOptions, type Fetcher, type RobotsCache } from '../crawl/index.ts';
 import { crawlMessages } from '../errors.ts';
-import { extractPage } from '../llms-txt/index.ts';
+import { extractPage, pageText, readPageFacts } from '../llms-txt/index.ts';
 
 export interface LivePageDeps {
   crawl: CrawlOptions;
@@ -22,8 +22,9 @@ export async function readPageLive(deps: LivePageDeps, fetcher: Fetcher, url: st
     fetcher.pace(Math.max(resolveLimits(deps.crawl.limits).delayMs, robots.crawlDelayMs));
     const response = await fetcher.fetch(url, { signal });
     if (response.status !== 200) return { refused: crawlMessages.pageStatus(response.status) };
-    const page = extractPage(response.text(), url);
-    return { markdown: page.markdown, title: page.title };
+    const html = response.text();
+    // The title from the page's facts, as a generation titles it; the DOM pass writes the markdown.
+    return { markdown: extractPage(html, url).markdown, title: pageText(readPageFacts(html, url)).title };
   } catch (error) {
     return { refused: error instanceof Error ? error.message : String(error) };
   }

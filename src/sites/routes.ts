@@ -7,7 +7,7 @@ import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { FILE_ROUTE, fileUrls, HOSTED_PAGE_ROUTE } from '../http/paths.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import { FileSizesView, fileSizesView, GenerationOptionsView, readGenerationOptions } from '../generation/options.ts';
 import type { ListChange } from '../generation/site-history.ts';
 import { ScheduleView, scheduleView, schedulesOf, type SiteSchedule } from '../schedules/schedules.ts';
@@ -89,27 +89,36 @@ function sendFile(reply: FastifyReply, file: SiteFileAnswer, contentType: string
   return reply.type(contentType).send(file.body);
 }
 
-export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache }> = async (app, { db, config, crawl, robots }) => {
-  const servedFiles = new ServedFiles(config.hostedFileCacheBytes);
-  const siteView = (site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined, failure: LastFailure | undefined) => {
-    const urls = fileUrls(config.publicUrl, site.id);
-    return {
-      id: site.id,
-      url: site.url,
-      userId: site.accountId,
-      status: site.status,
-      fileUrl: urls.fileUrl,
-      fullTextUrl: kinds.has('full') ? urls.fullTextUrl : null,
-      files: kinds.size > 0 ? fileSizesView(sizes) : null,
-      schedule: scheduleView(schedule),
-      lastChange: (site.lastChange as ListChange | null) ?? null,
-      lastGenerationOptions: site.lastGenerationOptions ? readGenerationOptions(site.lastGenerationOptions) : null,
-      lastFailure: failure ? { jobId: failure.jobId, message: failure.message, at: failure.at.toISOString() } : null,
-      createdAt: site.createdAt.toISOString(),
-      updatedAt: site.updatedAt.toISOString(),
-    };
-  };
+type SiteRoutesDeps = { db: Database; config: Config; crawl: CrawlOptions; robots: RobotsCache };
 
+export const siteRoutes: RoutePlugin<SiteRoutesDeps> = async (app, deps) => {
+  siteListingRoutes(app, deps);
+  markdownExportRoute(app, deps);
+  hostedFileRoutes(app, deps, new ServedFiles(deps.config.hostedFileCacheBytes));
+};
+
+/** A site as the API shows it, with its files, schedule and last failure. */
+function siteView(publicUrl: string, site: Site, { kinds, sizes }: SiteFilesSummary, schedule: SiteSchedule | undefined, failure: LastFailure | undefined) {
+  const urls = fileUrls(publicUrl, site.id);
+  return {
+    id: site.id,
+    url: site.url,
+    userId: site.accountId,
+    status: site.status,
+    fileUrl: urls.fileUrl,
+    fullTextUrl: kinds.has('full') ? urls.fullTextUrl : null,
+    files: kinds.size > 0 ? fileSizesView(sizes) : null,
+    schedule: scheduleView(schedule),
+    lastChange: (site.lastChange as ListChange | null) ?? null,
+    lastGenerationOptions: site.lastGenerationOptions ? readGenerationOptions(site.lastGenerationOptions) : null,
+    lastFailure: failure ? { jobId: failure.jobId, message: failure.message, at: failure.at.toISOString() } : null,
+    createdAt: site.createdAt.toISOString(),
+    updatedAt: site.updatedAt.toISOString(),
+  };
+}
+
+/** The account's sites: listed, one by one, deleted, and each one's mapped URLs. */
+function siteListingRoutes(app: App, { db, config }: SiteRoutesDeps): void {
   app.get(
     '/sites',
     {
@@ -125,7 +134,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       const result = await listSites(db, callerOf(request).accountId, request.query);
       const ids = result.sites.map((s) => s.id);
       const [files, schedules, failures] = await Promise.all([filesBySite(db, ids), schedulesOf(db, ids), lastFailures(db, result.sites)]);
-      return { ...result, sites: result.sites.map((s) => siteView(s, files.get(s.id)!, schedules.get(s.id), failures.get(s.id))) };
+      return { ...result, sites: result.sites.map((s) => siteView(config.publicUrl, s, files.get(s.id)!, schedules.get(s.id), failures.get(s.id))) };
     },
   );
 
@@ -135,7 +144,7 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     async (request) => {
       const site = await getOwnedSite(db, callerOf(request).accountId, request.params.siteId);
       const [files, schedules, failures] = await Promise.all([filesBySite(db, [site.id]), schedulesOf(db, [site.id]), lastFailures(db, [site])]);
-      return siteView(site, files.get(site.id)!, schedules.get(site.id), failures.get(site.id));
+      return siteView(config.publicUrl, site, files.get(site.id)!, schedules.get(site.id), failures.get(site.id));
     },
   );
 
@@ -168,7 +177,10 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
     },
     async (request) => listMappedUrls(db, callerOf(request).accountId, request.params.siteId, request.query),
   );
+}
 
+/** A site's pages as one markdown download, fetched again with `fresh=true`. */
+function markdownExportRoute(app: App, { db, config, crawl, robots }: SiteRoutesDeps): void {
   app.get(
     '/sites/:siteId/markdown/export',
     {
@@ -207,7 +219,10 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
         .send(combineMarkdown(site.url, files));
     },
   );
+}
 
+/** The hosted files (public): llms.txt, llms-full.txt and each page's markdown, one copy in memory per version. */
+function hostedFileRoutes(app: App, { db }: SiteRoutesDeps, servedFiles: ServedFiles): void {
   app.route({
     method: ['GET', 'HEAD'],
     url: FILE_ROUTE,
@@ -253,4 +268,4 @@ export const siteRoutes: RoutePlugin<{ db: Database; config: Config; crawl: Craw
       return sendFile(reply, file, 'text/markdown; charset=utf-8');
     },
   });
-};
+}

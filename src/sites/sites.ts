@@ -1,5 +1,6 @@
 /** Sites: one per (account, normalized URL), with their mapped URLs, hosted files and markdown export. */
 import { and, asc, desc, eq, inArray } from '../db/orm.ts';
+import pLimit from 'p-limit';
 import { createFetcher, type CrawlOptions, type RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
@@ -143,19 +144,15 @@ async function refetchMarkdown(
 ) {
   if (pages.length === 0) return;
   const fetcher = createFetcher({ ...crawl });
-  let next = 0;
-  const lane = async () => {
-    while (next < pages.length) {
-      const page = pages[next++];
-      const read = await readPageLive({ crawl, robots: robotsCache }, fetcher, page.url);
-      // A page that cannot be fetched now (or robots.txt disallows) keeps its stored markdown.
-      if (!('markdown' in read)) continue;
-      page.markdown = read.markdown;
-      await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
-    }
+  const refresh = async (page: (typeof pages)[number]) => {
+    const read = await readPageLive({ crawl, robots: robotsCache }, fetcher, page.url);
+    // A page that cannot be fetched now (or robots.txt disallows) keeps its stored markdown.
+    if (!('markdown' in read)) return;
+    page.markdown = read.markdown;
+    await db.update(mappedUrls).set({ markdown: page.markdown, updatedAt: new Date() }).where(eq(mappedUrls.id, page.id));
   };
   try {
-    await Promise.all(Array.from({ length: FRESH_FETCH_CONCURRENCY }, lane));
+    await pLimit(FRESH_FETCH_CONCURRENCY).map(pages, refresh);
   } finally {
     await fetcher.close();
   }

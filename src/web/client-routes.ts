@@ -15,7 +15,9 @@ export const CLIENT_ROUTES = [
   { path: '/discovery', public: false },
   { path: '/discovery/:id', public: false },
   { path: '/keys', public: false },
+  { path: '/webhooks', public: false },
   { path: '/profile', public: false },
+  { path: '/lint', public: false },
 ] as const;
 
 export type ClientRoute = (typeof CLIENT_ROUTES)[number]['path'];

@@ -149,7 +149,7 @@ describe('Web dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Generate' }).click();
     await page.getByTestId('job-status').waitFor();
     await page.getByText('Done: 100%').waitFor({ timeout: 40_000 });
-    assert.equal(await page.locator('#gen-progress').getAttribute('value'), '100');
+    assert.equal(await page.locator('.job progress').getAttribute('value'), '100');
     await shot('web-generation-done');
 
     const href = await page.getByRole('link', { name: 'Open llms.txt' }).getAttribute('href');

@@ -61,7 +61,7 @@ describe('Discovery and account deletion in a browser', () => {
     await page.getByLabel('Website URL').fill('not a url');
     await page.getByLabel('Maximum URLs').fill('1001');
     await page.getByRole('button', { name: 'Start discovery' }).click();
-    assert.equal(await page.locator('#disc-max-error').textContent(), 'Enter a whole number from 1 to 1000.');
+    assert.equal(await page.locator('#disc-max-error').textContent(), 'Enter a whole number from 1 to 1,000.');
     assert.equal(await focusedId(), 'disc-max');
     await page.getByLabel('Maximum URLs').fill('50');
     await page.getByRole('button', { name: 'Start discovery' }).click();

@@ -10,7 +10,7 @@ import type { Database } from '../db/database.ts';
 import { readPage, type PageRequest } from '../db/paging.ts';
 import { webhookDeliveries, webhookEndpoints } from '../db/schema.ts';
 import { errors } from '../errors.ts';
-import type { WebhookEvent } from './events.ts';
+import { recordTestEvent, type WebhookEvent } from './events.ts';
 
 export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
 /** The sealing purpose of endpoint secrets (see sealSecret). */
@@ -73,6 +73,13 @@ export async function enableEndpoint(db: Database, accountId: string, endpointId
   await getOwnedEndpoint(db, accountId, endpointId);
   const [endpoint] = await db.update(webhookEndpoints).set({ disabledAt: null, failingSince: null }).where(eq(webhookEndpoints.id, endpointId)).returning();
   return endpoint;
+}
+
+/** Queues a test event for the caller's endpoint; a disabled one answers 409 (nothing would be sent to it). */
+export async function sendTestEvent(db: Database, clock: Clock, accountId: string, endpointId: string) {
+  const endpoint = await getOwnedEndpoint(db, accountId, endpointId);
+  if (endpoint.disabledAt) throw errors.webhookEndpointDisabled();
+  return recordTestEvent(db, endpoint.id, clock.now());
 }
 
 export async function listDeliveries(db: Database, accountId: string, endpointId: string, query: PageRequest) {

@@ -7,7 +7,7 @@ import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
 import type { RoutePlugin } from '../http/types.ts';
-import { createEndpoint, deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, type WebhookEndpoint } from './endpoints.ts';
+import { createEndpoint, deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, sendTestEvent, type WebhookEndpoint } from './endpoints.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 
 const EndpointView = Type.Object({
@@ -113,6 +113,23 @@ export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     async (request) => {
       const endpoint = await enableEndpoint(db, callerOf(request).accountId, request.params.id);
       return { success: true, message: messages.webhookEndpointEnabled, endpoint: endpointView(endpoint) };
+    },
+  );
+
+  app.post(
+    '/webhooks/endpoints/:id/test',
+    {
+      config: { auth: 'any' },
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Send the endpoint a test event (`webhook.test`), delivered and logged like a job event',
+        params: EndpointParams,
+        response: { 202: Type.Object({ success: Type.Boolean(), message: Type.String(), delivery: DeliveryView }), ...errorAnswers(404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const delivery = await sendTestEvent(db, deps.clock, callerOf(request).accountId, request.params.id);
+      return reply.code(202).send({ success: true, message: messages.webhookTestQueued, delivery });
     },
   );
 

@@ -129,6 +129,31 @@ describeOnEachDatabase(
       assert.deepEqual([delivery.event, delivery.attempts.length, delivery.attempts[0].statusCode, delivery.nextAttemptAt], ['generation.completed', 1, 200, null]);
     });
 
+    test('a test event is sent on request, signed, and logged with its attempt; a disabled or unknown endpoint is refused', async () => {
+      const { apiKey } = await service().createAccount();
+      const { endpoint, secret } = await register(service(), apiKey, ['generation.completed']);
+      const before = receiver.received.length;
+      const sent = await service().request('POST', `/api/v1/webhooks/endpoints/${endpoint.id}/test`, { token: apiKey });
+      assert.equal(sent.status, 202, sent.text);
+      assert.deepEqual([sent.body.message, sent.body.delivery.event, sent.body.delivery.status], ['Test event queued: it is sent within seconds and listed with its attempts in the delivery log', 'webhook.test', 'pending']);
+      const request = await eventually(async () => receiver.received.slice(before).find((r) => r.headers['webhook-id'] === sent.body.delivery.id), 'the test event');
+      const payload = new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as any;
+      assert.deepEqual([payload.type, payload.data], ['webhook.test', { endpointId: endpoint.id }]);
+      const [delivery] = await eventually(async () => {
+        const found = await deliveriesOf(service(), apiKey, endpoint.id);
+        return found[0]?.status === 'delivered' && found;
+      }, 'the test delivery recorded');
+      assert.deepEqual([delivery.id, delivery.event, delivery.attempts.length, delivery.attempts[0].statusCode], [sent.body.delivery.id, 'webhook.test', 1, 200]);
+
+      const other = await service().createAccount();
+      const foreign = await service().request('POST', `/api/v1/webhooks/endpoints/${endpoint.id}/test`, { token: other.apiKey });
+      assert.deepEqual([foreign.status, foreign.body], [404, { message: 'Webhook endpoint not found' }]);
+      await service().db.update(webhookEndpoints).set({ disabledAt: service().clock.now() }).where(eq(webhookEndpoints.id, endpoint.id));
+      const disabled = await service().request('POST', `/api/v1/webhooks/endpoints/${endpoint.id}/test`, { token: apiKey });
+      assert.deepEqual([disabled.status, disabled.body], [409, { message: 'This webhook endpoint is disabled: enable it before sending it a test event' }]);
+      assert.equal((await deliveriesOf(service(), apiKey, endpoint.id)).length, 1, 'nothing queued for a disabled endpoint');
+    });
+
     test('retries after a 500 and a timeout, with the same webhook-id, on the backoff schedule', async () => {
       const { apiKey } = await service().createAccount();
       const { endpoint } = await register(service(), apiKey, ['discovery.completed']);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
+import { answer, api, formatDate, type Answer, type paths } from './api.ts';
+import { GeneratePanel } from './generate-form.tsx';
 import { navigate } from './router.ts';
-import { ErrorMessage, Field, Notice, PageHeading, useLoad, usePolling, FilterSelect } from './ui.tsx';
+import { ErrorMessage, Notice, PageHeading, useLoad, FilterSelect } from './ui.tsx';
 
 type Balance = Answer<'/api/v1/credits/balance', 'get'>;
 type TransactionType = NonNullable<NonNullable<paths['/api/v1/credits/history']['get']['parameters']['query']>['type']>;
@@ -100,126 +101,6 @@ function History({ version }: { version: number }) {
   );
 }
 
-interface Job {
-  id: string;
-  siteId: string;
-  status: string;
-  progress: number;
-  fileUrl: string | null;
-  fullTextUrl: string | null;
-  error: string | null;
-}
-
-function Generate({ onDone }: { onDone: () => void }) {
-  const [url, setUrl] = useState('');
-  const [maxUrls, setMaxUrls] = useState('50');
-  const [method, setMethod] = useState<'simple' | 'enhanced'>('simple');
-  const [fullText, setFullText] = useState(false);
-  const [errors, setErrors] = useState<{ url?: string; maxUrls?: string }>({});
-  const [error, setError] = useState<unknown>(null);
-  const [job, setJob] = useState<Job | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [polls, setPolls] = useState(0);
-
-  const refreshJob = async () => {
-    try {
-      const next = await answer(api.GET('/api/v1/generate/{jobId}', { params: { path: { jobId: job!.id } } }));
-      setJob(next);
-      if (next.status === 'completed' || next.status === 'failed') {
-        setBusy(false);
-        onDone();
-      }
-    } catch (err) {
-      setError(err);
-    } finally {
-      setPolls((n) => n + 1);
-    }
-  };
-  usePolling(busy && job !== null, refreshJob, polls, 500);
-
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setError(null);
-    const found: typeof errors = {};
-    try {
-      const parsed = new URL(url.trim());
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error();
-    } catch {
-      found.url = 'Enter a full http:// or https:// address.';
-    }
-    const max = Number(maxUrls);
-    if (!Number.isInteger(max) || max < 1 || max > 1000) found.maxUrls = 'Enter a whole number from 1 to 1000.';
-    setErrors(found);
-    if (Object.keys(found).length) return document.getElementById(found.url ? 'gen-url' : 'gen-max')?.focus();
-    setBusy(true);
-    setJob(null);
-    try {
-      const started = await answer(api.POST('/api/v1/generate', {
-        body: { url: url.trim(), options: { maxUrls: max, showFullText: fullText, generationMethod: method, includeModificationDate: false, cacheAge: 3600000 } },
-      }));
-      const first: Job = { id: started.jobId, siteId: started.siteId, status: started.status, progress: started.progress, fileUrl: started.fileUrl, fullTextUrl: started.fullTextUrl, error: null };
-      setJob(first);
-      onDone();
-      if (started.status === 'completed' || started.status === 'failed') setBusy(false);
-    } catch (err) {
-      setBusy(false);
-      if (err instanceof ApiError && err.status === 402) setError(new Error(`${err.message}`));
-      else if (err instanceof ApiError && err.field === 'url') setErrors({ url: err.message.replace(/^Validation error: /, '') });
-      else setError(err);
-    }
-  };
-
-  return (
-    <section class="card" aria-labelledby="generate-title">
-      <h2 id="generate-title">Generate llms.txt</h2>
-      <form onSubmit={submit} noValidate>
-        <Field id="gen-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
-        <div class="grid2">
-          <Field id="gen-max" label="Maximum pages" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint="1 to 1000" inputMode="numeric" />
-          <div class="field">
-            <label for="gen-method">Method</label>
-            <select id="gen-method" value={method} onChange={(e) => setMethod((e.target as HTMLSelectElement).value as 'simple' | 'enhanced')}>
-              <option value="simple">Simple</option>
-              <option value="enhanced">Enhanced (AI descriptions, 2× credits)</option>
-            </select>
-          </div>
-        </div>
-        <div class="field checkbox">
-          <input id="gen-full" type="checkbox" checked={fullText} onChange={(e) => setFullText((e.target as HTMLInputElement).checked)} />
-          <label for="gen-full">Also build llms-full.txt (full text)</label>
-        </div>
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Generating…' : 'Generate'}
-        </button>
-      </form>
-      {job ? (
-        <div class="job" aria-live="polite">
-          <label for="gen-progress">Progress</label>
-          <progress id="gen-progress" max={100} value={job.progress} />
-          <p data-testid="job-status">
-            {job.status === 'completed' ? 'Done' : job.status === 'failed' ? 'Failed' : 'Working'}: {job.progress}%
-          </p>
-          {job.status === 'failed' ? <p class="error">{job.error ?? 'The generation failed.'}</p> : null}
-          {job.status === 'completed' && job.fileUrl ? (
-            <p class="row">
-              <a href={job.fileUrl} target="_blank" rel="noopener">
-                Open llms.txt
-              </a>
-              {job.fullTextUrl ? (
-                <a href={job.fullTextUrl} target="_blank" rel="noopener">
-                  Open llms-full.txt
-                </a>
-              ) : null}
-              <a href={`/sites/${job.siteId}`}>View site</a>
-            </p>
-          ) : null}
-        </div>
-      ) : null}
-    </section>
-  );
-}
-
 export function DashboardPage({ query, me, onAccountChanged }: { query: URLSearchParams; me: { firstName: string; plan: string } | null; onAccountChanged: () => void }) {
   const [version, setVersion] = useState(0);
   const bump = () => {
@@ -264,7 +145,7 @@ export function DashboardPage({ query, me, onAccountChanged }: { query: URLSearc
           <p>Loading…</p>
         ) : null}
       </section>
-      <Generate onDone={bump} />
+      <GeneratePanel balance={data?.balance ?? null} onChange={bump} />
       <History version={version} />
     </>
   );

@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { answer, api, ApiError, formatDate, type paths } from './api.ts';
 import { navigate } from './router.ts';
+import { discoveryOptionSchema, rangeHint, wholeNumber, type DiscoveryOptionSchema } from './service-options.ts';
 import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
 
 type JobStatus = NonNullable<NonNullable<paths['/api/v1/discovery']['get']['parameters']['query']>['status']>;
-type DiscoveryType = 'full' | 'sitemap' | 'crawl';
+type DiscoveryType = DiscoveryOptionSchema['discoveryType']['default'];
 
 /** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
 const active = (status: string) => status === 'pending' || status === 'processing';
@@ -17,9 +18,22 @@ const fieldMessage = (message: string) => {
 };
 
 function StartDiscovery({ onStarted }: { onStarted: () => void }) {
+  const schema = useLoad(discoveryOptionSchema);
+  return (
+    <section class="card" aria-labelledby="discover-title">
+      <h2 id="discover-title">Discover a site's URLs</h2>
+      <p class="muted">Find the pages of a website from its sitemaps, by crawling its links, or both. Discovery is free.</p>
+      <ErrorMessage error={schema.error} />
+      {schema.data ? <DiscoveryForm schema={schema.data} onStarted={onStarted} /> : schema.loading ? <p>Loading…</p> : null}
+    </section>
+  );
+}
+
+/** Starts from the service's own defaults and limits (service-options.ts). */
+function DiscoveryForm({ schema, onStarted }: { schema: DiscoveryOptionSchema; onStarted: () => void }) {
   const [url, setUrl] = useState('');
-  const [maxUrls, setMaxUrls] = useState('50');
-  const [type, setType] = useState<DiscoveryType>('full');
+  const [maxUrls, setMaxUrls] = useState(String(schema.maxUrls.default));
+  const [type, setType] = useState<DiscoveryType>(schema.discoveryType.default);
   const [errors, setErrors] = useState<{ url?: string; maxUrls?: string; discoveryType?: string }>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -29,14 +43,14 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
     setError(null);
     const found: typeof errors = {};
     if (!url.trim()) found.url = "Enter the website's address, for example https://docs.example.com.";
-    const max = Number(maxUrls);
-    if (!maxUrls.trim() || !Number.isInteger(max) || max < 1 || max > 1000) found.maxUrls = 'Enter a whole number from 1 to 1000.';
+    const max = wholeNumber(maxUrls, schema.maxUrls);
+    if (typeof max === 'string') found.maxUrls = max;
     setErrors(found);
     if (Object.keys(found).length) return document.getElementById(found.url ? 'disc-url' : 'disc-max')?.focus();
     setBusy(true);
     try {
       // The address itself is checked by the API, whose message lands next to the field.
-      const started = await answer(api.POST('/api/v1/discovery', { body: { url: url.trim(), maxUrls: max, discoveryType: type } }));
+      const started = await answer(api.POST('/api/v1/discovery', { body: { url: url.trim(), maxUrls: max as number, discoveryType: type } }));
       onStarted();
       navigate(`/discovery/${started.id}`);
     } catch (err) {
@@ -51,39 +65,35 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
   };
 
   return (
-    <section class="card" aria-labelledby="discover-title">
-      <h2 id="discover-title">Discover a site's URLs</h2>
-      <p class="muted">Find the pages of a website from its sitemaps, by crawling its links, or both. Discovery is free.</p>
-      <form onSubmit={submit} noValidate>
-        <Field id="disc-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
-        <div class="grid2">
-          <Field id="disc-max" label="Maximum URLs" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint="1 to 1000" inputMode="numeric" />
-          <div class="field">
-            <label for="disc-type">Discovery type</label>
-            <select
-              id="disc-type"
-              value={type}
-              aria-invalid={errors.discoveryType ? 'true' : undefined}
-              aria-describedby={errors.discoveryType ? 'disc-type-error' : undefined}
-              onChange={(e) => setType((e.target as HTMLSelectElement).value as DiscoveryType)}
-            >
-              <option value="full">{TYPE_LABELS.full}</option>
-              <option value="sitemap">{TYPE_LABELS.sitemap}</option>
-              <option value="crawl">{TYPE_LABELS.crawl}</option>
-            </select>
-            {errors.discoveryType ? (
-              <p class="field-error" id="disc-type-error">
-                {errors.discoveryType}
-              </p>
-            ) : null}
-          </div>
+    <form onSubmit={submit} noValidate>
+      <Field id="disc-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
+      <div class="grid2">
+        <Field id="disc-max" label="Maximum URLs" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint={rangeHint(schema.maxUrls)} inputMode="numeric" />
+        <div class="field">
+          <label for="disc-type">Discovery type</label>
+          <select
+            id="disc-type"
+            value={type}
+            aria-invalid={errors.discoveryType ? 'true' : undefined}
+            aria-describedby={errors.discoveryType ? 'disc-type-error' : undefined}
+            onChange={(e) => setType((e.target as HTMLSelectElement).value as DiscoveryType)}
+          >
+            <option value="full">{TYPE_LABELS.full}</option>
+            <option value="sitemap">{TYPE_LABELS.sitemap}</option>
+            <option value="crawl">{TYPE_LABELS.crawl}</option>
+          </select>
+          {errors.discoveryType ? (
+            <p class="field-error" id="disc-type-error">
+              {errors.discoveryType}
+            </p>
+          ) : null}
         </div>
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Starting…' : 'Start discovery'}
-        </button>
-      </form>
-    </section>
+      </div>
+      <ErrorMessage error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Starting…' : 'Start discovery'}
+      </button>
+    </form>
   );
 }
 

@@ -5,11 +5,13 @@ import { KeysPage, ProfilePage } from './account-pages.tsx';
 import { LoginPage, SignupPage } from './auth-pages.tsx';
 import { DashboardPage } from './dashboard.tsx';
 import { DiscoveryJobPage, DiscoveryPage } from './discovery.tsx';
+import { LintPage } from './lint.tsx';
 import { PricingPage } from './pricing.tsx';
 import { navigate, onLinkClick, useLocation } from './router.ts';
 import { matchClientRoute, type ClientRoute } from '../../src/web/client-routes.ts';
 import { SitePage, SitesPage } from './sites.tsx';
 import { PageHeading } from './ui.tsx';
+import { WebhooksPage } from './webhooks.tsx';
 import './style.css';
 
 function useSession() {
@@ -69,12 +71,14 @@ function App() {
     '/login': () => <LoginPage reason={s.endedReason} />,
     '/pricing': () => <PricingPage query={query} plan={me?.plan ?? null} />,
     '/dashboard': () => <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />,
-    '/sites': () => <SitesPage />,
+    '/sites': () => <SitesPage query={query} />,
     '/sites/:id': (id) => <SitePage id={id} plan={me?.plan ?? 'free'} />,
     '/discovery': () => <DiscoveryPage />,
     '/discovery/:id': (id) => <DiscoveryJobPage id={id} />,
     '/keys': () => <KeysPage />,
+    '/webhooks': () => <WebhooksPage />,
     '/profile': () => <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />,
+    '/lint': () => <LintPage />,
   };
   let page;
   if (match && (match.isPublic || loggedIn)) page = pages[match.route](match.id);
@@ -113,7 +117,9 @@ function App() {
                 {link('/dashboard', 'Dashboard')}
                 {link('/sites', 'Sites')}
                 {link('/discovery', 'Discovery')}
+                {link('/lint', 'Check llms.txt')}
                 {link('/keys', 'API keys')}
+                {link('/webhooks', 'Webhooks')}
                 {link('/pricing', 'Pricing')}
                 {link('/profile', 'Profile')}
                 <li>

@@ -4,6 +4,40 @@ import { ErrorMessage, Notice, PageHeading, useLoad } from './ui.tsx';
 
 type Plan = Answer<'/api/v1/plans', 'get'>['plans'][number];
 type Package = Answer<'/api/v1/credits/packages', 'get'>['packages'][number];
+type PagesPerCredit = Answer<'/api/v1/plans', 'get'>['pagesPerCredit'];
+
+const pages = (credits: number, perCredit: number) => Math.floor(credits * perCredit).toLocaleString('en');
+
+/** What a credit buys, per method, as the service prices a generation. */
+function CreditValue({ perCredit }: { perCredit: PagesPerCredit }) {
+  return (
+    <section class="card" aria-labelledby="credit-title">
+      <h2 id="credit-title">What a credit buys</h2>
+      <ul class="plain" data-testid="credit-value">
+        <li>
+          <strong>Simple</strong>: {perCredit.simple} pages per credit
+        </li>
+        <li>
+          <strong>Enhanced</strong> (AI descriptions): {perCredit.enhanced} pages per credit
+        </li>
+      </ul>
+      <p class="muted">
+        A job reserves credits for the most pages you allow; the credits of pages it does not find come back when it ends. The Generate form shows
+        the price before you start.
+      </p>
+    </section>
+  );
+}
+
+/** "up to 1,000 pages (simple) or 500 (enhanced)" */
+function PagesNote({ credits, perCredit }: { credits: number; perCredit: PagesPerCredit | undefined }) {
+  if (!perCredit) return null;
+  return (
+    <p class="muted small">
+      up to {pages(credits, perCredit.simple)} pages simple, or {pages(credits, perCredit.enhanced)} enhanced
+    </p>
+  );
+}
 
 const ACTIVE = ['active', 'trialing', 'past_due'];
 
@@ -76,6 +110,7 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
         </p>
       ) : null}
       <ErrorMessage error={error} />
+      {plans.data ? <CreditValue perCredit={plans.data.pagesPerCredit} /> : null}
       <section aria-labelledby="plans-title">
         <h2 id="plans-title">Plans</h2>
         <fieldset class="toggle">
@@ -97,6 +132,7 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
                 <span class="muted"> / {cycle === 'monthly' ? 'month' : 'year'}</span>
               </p>
               <p>{p.monthlyCredits.toLocaleString()} credits every month</p>
+              <PagesNote credits={p.monthlyCredits} perCredit={plans.data?.pagesPerCredit} />
               {!loggedIn ? (
                 <a class="button" href="/signup">
                   Sign up to subscribe
@@ -126,6 +162,7 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
               <h3 id={`pkg-${pkg.id}`}>{pkg.name}</h3>
               <p class="price">{formatCents(pkg.priceCents)}</p>
               <p>{pkg.credits.toLocaleString()} credits</p>
+              <PagesNote credits={pkg.credits} perCredit={plans.data?.pagesPerCredit} />
               {loggedIn ? (
                 <button type="button" onClick={() => buy(pkg)} disabled={busy !== null} aria-label={`Buy ${pkg.name}`}>
                   {busy === `pkg-${pkg.id}` ? 'Opening checkout…' : 'Buy'}

@@ -25,6 +25,8 @@ export function useLocation(): { path: string; query: URLSearchParams } {
 export function onLinkClick(event: MouseEvent) {
   const anchor = (event.target as HTMLElement).closest('a');
   if (!anchor || anchor.target || anchor.hasAttribute('download') || event.button !== 0) return;
+  // A link within the page (an outline's table of contents) is the browser's to follow.
+  if (anchor.getAttribute('href')?.startsWith('#')) return;
   if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
   const url = new URL(anchor.href, location.href);
   if (url.origin !== location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/pay/') || url.pathname.startsWith('/docs')) return;

@@ -1,5 +1,8 @@
 import { useState } from 'preact/hooks';
 import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
+import { LlmsPreview } from './llms-outline.tsx';
+import { ScheduleCard } from './schedule-card.tsx';
+import { SiteActions } from './site-actions.tsx';
 import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
@@ -14,12 +17,25 @@ function FileSizeNote({ size, encoding }: { size: FileSize | null | undefined; e
   return <span class="muted" title={`tokens counted with ${encoding}`}> {bytes} · {size.tokens.toLocaleString('en')} tokens </span>;
 }
 
-export function SitesPage() {
+/** "simple, up to 20 pages, only /docs/, not /blog/, llms-full.txt within 2,000 tokens" */
+function optionsSummary(o: NonNullable<Site['lastGenerationOptions']>): string {
+  const parts = [`${o.generationMethod}, up to ${o.maxUrls} pages`];
+  if (o.includePaths.length) parts.push(`only ${o.includePaths.join(' ')}`);
+  if (o.excludePaths.length) parts.push(`not ${o.excludePaths.join(' ')}`);
+  if (o.maxTokens !== null) parts.push(`llms-full.txt within ${o.maxTokens.toLocaleString('en')} tokens`);
+  return parts.join(', ');
+}
+
+/** The site has hosted files: those of its last completed generation, served while another runs or after one failed. */
+const hasFiles = (s: Site) => s.status === 'completed' || s.files?.llmsTxt != null;
+
+export function SitesPage({ query }: { query: URLSearchParams }) {
   const [page, setPage] = useState(1);
   const { data, error, loading } = useLoad(() => answer(api.GET('/api/v1/sites', { params: { query: { page, limit: 20 } } })), [page]);
   return (
     <>
       <PageHeading>Sites</PageHeading>
+      {query.get('siteDeleted') ? <Notice kind="success">The site was deleted.</Notice> : null}
       <ErrorMessage error={error} />
       {data ? (
         data.sites.length === 0 ? (
@@ -91,79 +107,6 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
   );
 }
 
-const FREQUENCIES: Array<[string, string]> = [
-  ['daily', 'Daily'],
-  ['weekly', 'Weekly'],
-];
-
-/** "pages added 1, removed 0, retitled 1" */
-function changeSummary({ added, removed, retitled }: NonNullable<Site['lastChange']>): string {
-  return `pages added ${added.length}, removed ${removed.length}, retitled ${retitled.length}`;
-}
-
-/** The site's scheduled refresh: set, change or stop it, and what its last check did. */
-function ScheduleCard({ site, onChange }: { site: Site; onChange: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const schedule = site.schedule;
-  const params = { params: { path: { siteId: site.id } } };
-  const choose = async (frequency: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (frequency) await answer(api.PUT('/api/v1/sites/{siteId}/schedule', { ...params, body: { frequency } }));
-      else await answer(api.DELETE('/api/v1/sites/{siteId}/schedule', params));
-      onChange();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const preset = schedule && FREQUENCIES.some(([value]) => value === schedule.frequency) ? schedule.frequency : '';
-  return (
-    <section class="card" aria-labelledby="schedule-title">
-      <h2 id="schedule-title">Scheduled refresh</h2>
-      <p class="muted">The site is checked on schedule and regenerated, at the usual cost, only when its pages changed.</p>
-      {site.lastGenerationOptions ? (
-        <div class="field inline">
-          <label for="schedule-frequency">Refresh</label>
-          <select id="schedule-frequency" value={preset} disabled={busy} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
-            <option value="">{schedule && !preset ? `Custom: ${schedule.frequency} (choose to stop)` : 'Never'}</option>
-            {FREQUENCIES.map(([value, text]) => (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </div>
-      ) : (
-        <Notice>A site can be scheduled once it has a completed generation.</Notice>
-      )}
-      {schedule?.status === 'paused' ? (
-        <Notice kind="warning">
-          Paused: {schedule.pausedReason} Choose a frequency again to resume.
-        </Notice>
-      ) : null}
-      {schedule ? (
-        <p data-testid="schedule-state">
-          {schedule.nextRunAt ? `Next check ${formatDate(schedule.nextRunAt)}.` : ''}
-          {schedule.lastCheckedAt ? ` Last checked ${formatDate(schedule.lastCheckedAt)}: ${schedule.lastOutcome}.` : ' Not checked yet.'}
-        </p>
-      ) : null}
-      {site.lastChange ? (
-        <p>
-          Last generation: {changeSummary(site.lastChange)}.{' '}
-          <a href={`${site.fileUrl}?previous=true`} target="_blank" rel="noopener">
-            Previous llms.txt
-          </a>
-        </p>
-      ) : null}
-      <ErrorMessage error={error} />
-    </section>
-  );
-}
-
 export function SitePage({ id, plan }: { id: string; plan: string }) {
   const site = useLoad(() => answer(api.GET('/api/v1/sites/{siteId}', { params: { path: { siteId: id } } })), [id]);
   const [page, setPage] = useState(1);
@@ -185,9 +128,9 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
           <h2 id="files-title">Files</h2>
           <p>
             Status: <Status value={s.status} /> · updated {formatDate(s.updatedAt)}
-            {s.lastGenerationOptions ? ` · ${s.lastGenerationOptions.generationMethod}, up to ${s.lastGenerationOptions.maxUrls} pages` : ''}
+            {s.lastGenerationOptions ? ` · ${optionsSummary(s.lastGenerationOptions)}` : ''}
           </p>
-          {s.status === 'completed' ? (
+          {hasFiles(s) ? (
             <ul class="plain files">
               <li>
                 <a href={s.fileUrl} target="_blank" rel="noopener">
@@ -212,14 +155,23 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
                 </li>
               ) : null}
             </ul>
-          ) : (
+          ) : s.status === 'failed' ? null : (
             <Notice>The files appear here once the generation completes.</Notice>
           )}
+          {s.lastFailure ? (
+            <Notice kind="warning">
+              <span data-testid="last-failure">
+                The last generation failed {formatDate(s.lastFailure.at)}: {s.lastFailure.message}
+              </span>
+            </Notice>
+          ) : null}
           <MarkdownExport siteId={s.id} plan={plan} />
         </section>
       ) : site.loading ? (
         <p>Loading…</p>
       ) : null}
+      {s && hasFiles(s) ? <LlmsPreview fileUrl={s.fileUrl} version={s.updatedAt} /> : null}
+      {s ? <SiteActions site={s} onChange={site.reload} /> : null}
       {s ? <ScheduleCard site={s} onChange={site.reload} /> : null}
       <section class="card" aria-labelledby="urls-title">
         <h2 id="urls-title">Mapped URLs</h2>

@@ -8,55 +8,42 @@
  *
  * No money moves: anyone holding a checkout link can "pay". Never use it in production.
  */
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { and, asc, desc, eq, inArray, sql } from '../../db/orm.ts';
-import type { Clock } from '../../clock.ts';
-import type { Config } from '../../config.ts';
-import type { Database, Transaction } from '../../db/database.ts';
-import { localPayEvents, localPayObjects, localPaySettings } from '../../db/schema.ts';
+import { and, desc, eq, sql } from '../../db/orm.ts';
+import { localPayEvents, localPayObjects } from '../../db/schema.ts';
 import { findPlan, planName, priceFor, type BillingCycle } from '../../plans/plans.ts';
 import { PaymentProviderError, type CheckoutSessionInput } from '../provider.ts';
+import { LocalEventDelivery, type LocalEventDeliveryDeps } from './event-delivery.ts';
+import { addInterval, insert, lock, newId, newInvoice, newSubscription, recordEvent, save, unix, type LocalObject } from './objects.ts';
 
-export interface LocalStripeDeps {
-  db: Database;
-  config: Pick<Config, 'publicUrl' | 'stripeWebhookSecret'>;
-  clock: Clock;
-  log?: { warn(obj: object, msg: string): void };
-}
+export type { LocalObject };
 
-/** A Stripe-shaped object as stored. */
-export type LocalObject = Record<string, any> & { id: string; object: string };
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-function newId(prefix: string): string {
-  const bytes = randomBytes(24);
-  let id = '';
-  for (const byte of bytes) id += BASE62[byte % 62];
-  return `${prefix}_local_${id}`;
-}
-
-const DELIVERY_ATTEMPTS = 3;
-const DELIVERY_TIMEOUT_MS = 10_000;
-const WEBHOOK_SECRET_KEY = 'webhook_secret';
+/** The emulator needs what its event delivery needs: the database, a clock, where the service listens. */
+export type LocalStripeDeps = LocalEventDeliveryDeps;
 
 /** The emulated Stripe account: its API calls, the hosted pages' actions, and event delivery. */
 export class LocalStripe {
-  private server: Server | null = null;
-  private webhookPath = '/api/v1/webhooks/stripe';
-  private secret: Promise<string> | null = null;
-
   private readonly deps: LocalStripeDeps;
+  private readonly events: LocalEventDelivery;
 
   constructor(deps: LocalStripeDeps) {
     this.deps = deps;
+    this.events = new LocalEventDelivery(deps);
   }
 
   /** Where events go: the webhook receiver of the server the hosted pages are served by. */
   attach(server: Server, webhookPath: string): void {
-    this.server = server;
-    this.webhookPath = webhookPath;
+    this.events.attach(server, webhookPath);
+  }
+
+  /** The secret events are signed with (see LocalEventDelivery). */
+  webhookSecret(): Promise<string> {
+    return this.events.webhookSecret();
+  }
+
+  /** Sends events, in order, to the webhook receiver. */
+  deliver(eventIds: string[]): Promise<void> {
+    return this.events.deliver(eventIds);
   }
 
   async createCustomer(account: { id: string; email: string; name: string }): Promise<{ id: string }> {
@@ -156,24 +143,6 @@ export class LocalStripe {
     });
   }
 
-  /** The secret events are signed with: STRIPE_WEBHOOK_SECRET, else one made once and kept in the database. */
-  webhookSecret(): Promise<string> {
-    const configured = this.deps.config.stripeWebhookSecret;
-    if (configured) return Promise.resolve(configured);
-    this.secret ??= this.loadOrCreateSecret().catch((error) => {
-      this.secret = null;
-      throw error;
-    });
-    return this.secret;
-  }
-
-  private async loadOrCreateSecret(): Promise<string> {
-    const generated = `whsec_local_${randomBytes(32).toString('base64url')}`;
-    await this.deps.db.insert(localPaySettings).values({ key: WEBHOOK_SECRET_KEY, value: generated }).onConflictDoNothing();
-    const [row] = await this.deps.db.select().from(localPaySettings).where(eq(localPaySettings.key, WEBHOOK_SECRET_KEY));
-    return row.value;
-  }
-
   async find(id: string, object?: string): Promise<LocalObject | null> {
     const [row] = await this.deps.db
       .select({ data: localPayObjects.data })
@@ -214,8 +183,8 @@ export class LocalStripe {
         completed.invoice = invoice.id;
       }
       await save(tx, completed, now);
-      events.push(await this.recordEvent(tx, 'checkout.session.completed', completed, now));
-      if (invoice) events.push(await this.recordEvent(tx, 'invoice.paid', invoice, now));
+      events.push(await recordEvent(tx, 'checkout.session.completed', completed, now));
+      if (invoice) events.push(await recordEvent(tx, 'invoice.paid', invoice, now));
       return { session: completed, events };
     });
     if (!result) return null;
@@ -315,10 +284,10 @@ export class LocalStripe {
       const changed = change(subscription, now);
       if (!changed) return { subscription, events: [] as string[] };
       await save(tx, changed.next, now);
-      const events = [await this.recordEvent(tx, changed.type, changed.next, now, changed.previous)];
+      const events = [await recordEvent(tx, changed.type, changed.next, now, changed.previous)];
       if (changed.invoice) {
         await insert(tx, changed.invoice, now);
-        events.push(await this.recordEvent(tx, 'invoice.paid', changed.invoice, now));
+        events.push(await recordEvent(tx, 'invoice.paid', changed.invoice, now));
       }
       return { subscription: changed.next, events };
     });
@@ -326,151 +295,5 @@ export class LocalStripe {
     await this.deliver(result.events);
     return result.subscription;
   }
-
-  private async recordEvent(tx: Transaction, type: string, object: LocalObject, now: Date, previous?: Record<string, unknown>): Promise<string> {
-    const id = newId('evt');
-    const event = {
-      id,
-      object: 'event',
-      api_version: '2026-10-28.endive',
-      created: unix(now),
-      data: previous ? { object, previous_attributes: previous } : { object },
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type,
-    };
-    await tx.insert(localPayEvents).values({ id, type, payload: JSON.stringify(event), createdAt: now });
-    return id;
-  }
-
-  /** Sends events, in order, to the webhook receiver: signed like Stripe, a few tries each. */
-  async deliver(eventIds: string[]): Promise<void> {
-    if (eventIds.length === 0) return;
-    const rows = await this.deps.db.select().from(localPayEvents).where(inArray(localPayEvents.id, eventIds)).orderBy(asc(localPayEvents.createdAt));
-    const ordered = eventIds.map((id) => rows.find((r) => r.id === id)!).filter(Boolean);
-    const secret = await this.webhookSecret();
-    for (const event of ordered) {
-      for (let attempt = 1; attempt <= DELIVERY_ATTEMPTS; attempt++) {
-        const delivered = await this.send(event.payload, secret).catch((error: unknown) => {
-          this.deps.log?.warn({ err: error, eventId: event.id }, 'local payment provider: webhook delivery failed');
-          return false;
-        });
-        await this.deps.db
-          .update(localPayEvents)
-          .set({ attempts: event.attempts + attempt, deliveredAt: delivered ? this.deps.clock.now() : null })
-          .where(eq(localPayEvents.id, event.id));
-        if (delivered) break;
-        if (attempt < DELIVERY_ATTEMPTS) await new Promise((resolve) => setTimeout(resolve, 100 * 4 ** attempt));
-      }
-    }
-  }
-
-  private async send(payload: string, secret: string): Promise<boolean> {
-    const { default: Stripe } = await import('stripe');
-    const response = await fetch(this.webhookUrl(), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
-      body: payload,
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    await response.arrayBuffer();
-    if (!response.ok) this.deps.log?.warn({ status: response.status }, 'local payment provider: webhook receiver refused an event');
-    return response.ok;
-  }
-
-  /** The receiver of this very process, where it listens; PUBLIC_URL before it listens. */
-  private webhookUrl(): string {
-    const address = this.server?.address() as AddressInfo | string | null | undefined;
-    if (address && typeof address === 'object') {
-      const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
-      const hostPart = host.includes(':') ? `[${host}]` : host;
-      return `http://${hostPart}:${address.port}${this.webhookPath}`;
-    }
-    return `${this.deps.config.publicUrl}${this.webhookPath}`;
-  }
 }
 
-function unix(date: Date): number {
-  return Math.floor(date.getTime() / 1000);
-}
-
-function addInterval(date: Date, interval: 'month' | 'year'): Date {
-  const next = new Date(date);
-  if (interval === 'year') next.setUTCFullYear(next.getUTCFullYear() + 1);
-  else next.setUTCMonth(next.getUTCMonth() + 1);
-  return next;
-}
-
-function newSubscription(session: LocalObject, price: LocalObject, now: Date): LocalObject {
-  const metadata = { ...(session.subscription_data?.metadata ?? session.metadata) };
-  const end = addInterval(now, price.recurring.interval);
-  return {
-    id: newId('sub'),
-    object: 'subscription',
-    customer: session.customer,
-    status: 'active',
-    metadata,
-    cancel_at_period_end: false,
-    cancel_at: null,
-    canceled_at: null,
-    ended_at: null,
-    created: unix(now),
-    start_date: unix(now),
-    livemode: false,
-    items: {
-      object: 'list',
-      data: [
-        {
-          id: newId('si'),
-          object: 'subscription_item',
-          quantity: 1,
-          current_period_start: unix(now),
-          current_period_end: unix(end),
-          plan_name: session.line_items.data[0].description,
-          price: { ...price, id: newId('price') },
-        },
-      ],
-    },
-  };
-}
-
-function newInvoice(subscription: LocalObject, billingReason: string, now: Date): LocalObject {
-  const item = subscription.items.data[0];
-  return {
-    id: newId('in'),
-    object: 'invoice',
-    customer: subscription.customer,
-    status: 'paid',
-    billing_reason: billingReason,
-    amount_due: item.price.unit_amount,
-    amount_paid: item.price.unit_amount,
-    currency: 'usd',
-    created: unix(now),
-    period_start: item.current_period_start,
-    period_end: item.current_period_end,
-    description: item.plan_name,
-    parent: {
-      type: 'subscription_details',
-      subscription_details: { subscription: subscription.id, metadata: { ...subscription.metadata } },
-    },
-    livemode: false,
-  };
-}
-
-async function lock(tx: Transaction, id: string, object: string): Promise<LocalObject | null> {
-  const [row] = await tx
-    .select({ data: localPayObjects.data })
-    .from(localPayObjects)
-    .where(and(eq(localPayObjects.id, id), eq(localPayObjects.object, object)))
-    .for('update');
-  return (row?.data as LocalObject | undefined) ?? null;
-}
-
-async function insert(tx: Transaction, object: LocalObject, now: Date): Promise<void> {
-  await tx.insert(localPayObjects).values({ id: object.id, object: object.object, customerId: object.customer ?? null, data: object, createdAt: now, updatedAt: now });
-}
-
-async function save(tx: Transaction, object: LocalObject, now: Date): Promise<void> {
-  await tx.update(localPayObjects).set({ data: object, updatedAt: now }).where(eq(localPayObjects.id, object.id));
-}

@@ -26,16 +26,24 @@ export interface RenderInput {
 const NOT_LOADED = new Set(['image', 'media', 'font', 'stylesheet', 'texttrack', 'manifest', 'other', 'beacon', 'ping', 'csp_report']);
 /** Requests one page may make. */
 const MAX_REQUESTS = 200;
-/** How long the page must be without a request in flight for its rendering to count as done. */
-const QUIET_MS = 150;
+/**
+ * How long the page must be without a request in flight for its rendering to count as done: long
+ * enough for a script to start its next request after one ends, on a busy machine too (150 ms
+ * lost the second request of a page now and then).
+ */
+const QUIET_MS = 500;
+/** A healthy browser opens a page in well under a second; a busy machine may take several. */
+const SETUP_TIMEOUT_MS = 30_000;
 
 /** The rendered HTML, or null when the page did not render within its budgets. */
 export async function renderPage(browser: Browser, input: RenderInput): Promise<string | null> {
   const context = await browser.newContext({ serviceWorkers: 'block', acceptDownloads: false, javaScriptEnabled: true });
-  const budget = AbortSignal.any([AbortSignal.timeout(input.timeoutMs), ...(input.signal ? [input.signal] : [])]);
   const traffic = { inFlight: 0, requests: 0, bytes: 0, lastEnded: Date.now(), documentServed: false };
   try {
-    const page = await context.newPage();
+    // The browser's own work (a renderer process for the page) is not the page's: its budget starts at navigation.
+    const page = await untilAborted(context.newPage(), AbortSignal.any([AbortSignal.timeout(SETUP_TIMEOUT_MS), ...(input.signal ? [input.signal] : [])]));
+    if (!page) return null;
+    const budget = AbortSignal.any([AbortSignal.timeout(input.timeoutMs), ...(input.signal ? [input.signal] : [])]);
     await context.route('**/*', (route) => answer(route, input, traffic, budget));
     const rendering = (async () => {
       await page.goto(input.url, { waitUntil: 'load', timeout: input.timeoutMs });

@@ -1,3 +1,7 @@
+/**
+ * A job's URL filters as the API takes them (`includePaths`, `excludePaths` on a generation's
+ * options and a discovery's body), checked as globs. crawl/path-filter.ts matches URLs with them.
+ */
 import { Type } from 'typebox';
 import { invalidPathPattern, MAX_PATH_PATTERN_CHARS, MAX_PATH_PATTERNS, type PathFilters } from '../crawl/index.ts';
 import { errors } from '../errors.ts';

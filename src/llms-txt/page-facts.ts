@@ -5,11 +5,12 @@
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
-import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading, LINK_LIST_SHARE } from './boilerplate.ts';
+import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
+import { LINK_LIST_SHARE } from './tuning.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { candidateText, normalizeWhitespace } from './text.ts';
 
-export interface OutlineLink {
+export interface PageLink {
   /** Absolute URL without its fragment. */
   url: string;
   text: string;
@@ -25,7 +26,7 @@ export interface OutlineLink {
   inNavigation: boolean;
 }
 
-export interface PageOutline {
+export interface PageFacts {
   url: string;
   lang: string | null;
   documentTitle: string | null;
@@ -46,7 +47,7 @@ export interface PageOutline {
   headings: string[];
   /** The first terms a glossary on the page defines (see GLOSSARY_CLASS). */
   terms: string[];
-  links: OutlineLink[];
+  links: PageLink[];
   canonical: string | null;
   /** `<meta http-equiv="refresh">` target: the page stands for that URL. */
   refresh: string | null;
@@ -65,7 +66,7 @@ const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
 // Asides: "See also" boxes (pointers to other parts of the site), notes, tips and warnings (Sphinx's
 // admonitions, DocBook's boxes): not this page's entries, nor its text. (An admonition of a title of
 // its own, Django's "About this document", is the page's text.)
-export const ASIDE_CLASSES = ['seealso', 'note', 'tip', 'hint', 'important', 'warning', 'caution', 'attention', 'danger'];
+const ASIDE_CLASSES = ['seealso', 'note', 'tip', 'hint', 'important', 'warning', 'caution', 'attention', 'danger'];
 const ASIDE_CLASS = new RegExp(`(?:^|\\s)(?:${ASIDE_CLASSES.join('|')})(?:$|\\s)`);
 // Sphinx's glossary directive (and themes that follow it): a definition list of the site's terms.
 const GLOSSARY_CLASS = /(?:^|\s)glossary(?:$|\s)/;
@@ -167,6 +168,8 @@ const MAX_LINKS = 1500;
 const MAX_ITEM_CAPTION_CHARS = 60;
 const MAX_PARAGRAPHS = 6;
 const MAX_HEADINGS = 30;
+/** A longer heading in a page's content is a sentence set as one, not a part's name. */
+export const MAX_HEADING_CHARS = 120;
 const MAX_TERMS = 12;
 const MAX_JSON_LD_CHARS = 50_000;
 const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
@@ -199,7 +202,7 @@ interface Frame {
   groupBefore?: string | null;
 }
 
-export interface OutlineOptions {
+export interface FactsOptions {
   /**
    * Receives every token of the same pass (the crawler's link scan, see scanLinks), so a page the
    * crawler follows and the generator outlines is tokenized once.
@@ -207,13 +210,20 @@ export interface OutlineOptions {
   alsoTokens?: TokenizerCallbacks;
   /**
    * False when the outline leaves its worker thread at once, as a structured clone, which copies
-   * it anyway (see the end of outlinePage).
+   * it anyway (see the end of readPageFacts).
    */
   copy?: boolean;
+  /**
+   * The HTML is a page's main content as the DOM pass cut it (see readContentFacts): its
+   * navigation and chrome are gone, and what class names call navigation or chrome is content;
+   * paragraphs in list items and table cells are the page's text. Only headings and paragraphs
+   * are read, the first meaningful paragraph however far down it comes.
+   */
+  content?: boolean;
 }
 
-export function outlinePage(html: string, url: string, { alsoTokens, copy = true }: OutlineOptions = {}): PageOutline {
-  const outline: PageOutline = {
+export function readPageFacts(html: string, url: string, { alsoTokens, copy = true, content = false }: FactsOptions = {}): PageFacts {
+  const outline: PageFacts = {
     url,
     lang: null,
     documentTitle: null,
@@ -246,6 +256,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
   let listDepth = 0;
   let itemDepth = 0;
   let skipDepth = 0;
+  let preDepth = 0;
   // A link opening a list item is an entry of a list of links; one after text in the item is prose.
   // A label ("Models:") and the separators of a row of links ("Overview | Installation") are not
   // text (see saysSomething): the item's own texts so far, read when a link opens.
@@ -298,15 +309,18 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         // A class on <body> or <html> names the page's layout ("no-sidebar"), not a part of it.
         const kind = name === 'body' || name === 'html' ? PLAIN : classKind(classes);
         const chrome =
-          name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id));
-        const nav = name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id));
+          !content && (name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id)));
+        const nav = !content && (name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id)));
+        if (name === 'pre') preDepth++;
         // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups).
         const caption = kind.caption || name === 'caption' || name === 'legend' || name === 'summary';
         const main = (name === 'main' || role === 'main') && navInMain < 0;
         if (main) navInMain = 0;
-        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary: kind.glossary, linksBefore: outline.links.length, main });
+        // In content, a glossary's definition list: the page's terms are read from its facts.
+        const glossary = kind.glossary && (!content || name === 'dl');
+        stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary, linksBefore: outline.links.length, main });
         if (kind.aside) asideDepth++;
-        if (kind.glossary) glossaryDepth++;
+        if (glossary) glossaryDepth++;
         if (chrome) chromeDepth++;
         if (nav) navDepth++;
         if (nav && navInMain >= 0) navInMain++;
@@ -323,7 +337,10 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         }
         if (kind.refnamediv) refnamediv = true;
 
-        if (name === 'title' && !text) text = collecting('title', name);
+        if (content) {
+          if (HEADING.test(name) && !text) text = collecting('heading', name, Number(name[1]));
+          else if (name === 'p' && asideDepth === 0 && glossaryDepth === 0 && preDepth === 0 && !text) text = collecting('paragraph', name);
+        } else if (name === 'title' && !text) text = collecting('title', name);
         else if (HEADING.test(name) && !text) text = collecting('heading', name, Number(name[1]));
         else if (name === 'p' && refnamediv && !outline.purposeLine && !text) text = collecting('purpose', name);
         else if (name === 'p' && awaitingPurpose === 'name-section' && !text) text = collecting('purpose', name);
@@ -351,6 +368,7 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
       onclosetag(name, implied) {
         void implied;
         if (SKIP_TEXT_TAGS.has(name)) skipDepth = Math.max(0, skipDepth - 1);
+        if (name === 'pre') preDepth = Math.max(0, preDepth - 1);
         if (name === 'script' && jsonLd) {
           const script = jsonLd.join('');
           if (script.length <= MAX_JSON_LD_CHARS) outline.head.jsonLd.push(script);
@@ -468,8 +486,9 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
   function finishText() {
     const current = text!;
     text = null;
-    // Past the paragraphs an outline keeps, a paragraph's text is not worth assembling.
-    if (current.kind === 'paragraph' && outline.paragraphs.length >= MAX_PARAGRAPHS) return;
+    // Past the paragraphs an outline keeps, a paragraph's text is not worth assembling (in content,
+    // once the first meaningful one is found).
+    if (current.kind === 'paragraph' && outline.paragraphs.length >= MAX_PARAGRAPHS && (!content || outline.firstParagraph)) return;
     const value = withoutPilcrow(candidateText(current.parts.join('')));
     switch (current.kind) {
       case 'title':
@@ -480,7 +499,9 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         if (!value) break;
         if (current.level === 1) outline.h1 = outline.head.h1 ??= value;
         // A note's or a warning's heading ("Note") is no part of the page.
-        else if ((current.level ?? 0) <= 3 && outline.headings.length < MAX_HEADINGS && chromeDepth === 0 && asideDepth === 0) outline.headings.push(value);
+        else if (content ? current.level! <= 3 && value.length <= MAX_HEADING_CHARS : (current.level ?? 0) <= 3 && chromeDepth === 0 && asideDepth === 0) {
+          if (outline.headings.length < MAX_HEADINGS) outline.headings.push(value);
+        }
         if (chromeDepth === 0) {
           // A navigation block's heading that is all link (the site's name over its sidebar) is an entry, not a caption.
           if (navDepth === 0 || current.linkChars < value.length) {
@@ -511,8 +532,8 @@ export function outlinePage(html: string, url: string, { alsoTokens, copy = true
         break;
       case 'paragraph':
         // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
-        if (!answering && !inSynopsis && !current.switchesLanguage && value.length >= 3 && outline.paragraphs.length < MAX_PARAGRAPHS && current.linkChars <= value.length * LINK_LIST_SHARE) {
-          outline.paragraphs.push(value);
+        if (!answering && !inSynopsis && !current.switchesLanguage && value.length >= 3 && current.linkChars <= value.length * LINK_LIST_SHARE) {
+          if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);
           if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
         }
         break;

@@ -1,3 +1,4 @@
+/** A job's target as the API takes it: the website's URL, normalized and refused when private. */
 import { Type } from 'typebox';
 import { AddressRefusedError, assertHostResolvesAllowed, normalizeUrl, type GuardOptions } from '../crawl/index.ts';
 import { errors } from '../errors.ts';

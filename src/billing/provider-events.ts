@@ -1,5 +1,6 @@
 /**
- * The payment provider's notifications, after their signature was verified. Each event id is
+ * The payment provider's events (its "webhooks", received at STRIPE_WEBHOOK_ROUTE; not the job
+ * webhooks this service sends, webhooks/), after their signature was verified. Each event id is
  * applied once: its webhook_events row is written in the same transaction as its effects, so a
  * failure leaves neither (and the provider delivers it again), and a redelivery finds the row.
  */
@@ -11,9 +12,9 @@ import { findCheckoutSession, prepareFulfilment } from './fulfilment.ts';
 import type { ProviderEvent } from './provider.ts';
 import { accountOfCustomer, prepareInvoiceGrant, prepareSubscriptionSync, type Effect } from './subscriptions.ts';
 
-export type WebhookOutcome = 'applied' | 'duplicate';
+export type ProviderEventOutcome = 'applied' | 'duplicate';
 
-export async function handleWebhookEvent(deps: BillingDeps, event: ProviderEvent): Promise<WebhookOutcome> {
+export async function applyProviderEvent(deps: BillingDeps, event: ProviderEvent): Promise<ProviderEventOutcome> {
   const [seen] = await deps.db.select({ id: webhookEvents.id }).from(webhookEvents).where(eq(webhookEvents.id, event.id));
   if (seen) return 'duplicate';
   const effect = await prepareEffect(deps, event);

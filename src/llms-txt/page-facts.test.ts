@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractLinks, scanLinks } from '../crawl/index.ts';
-import { outlinePage } from './outline.ts';
+import { readPageFacts } from './page-facts.ts';
 
 const PAGE = 'https://docs.example/guide/intro.html';
 // What the crawler and the outline both read, with what tends to set two parsers apart: a <base>,
@@ -20,11 +20,11 @@ const HTML = `<!doctype html><html lang="en"><head><title>Intro &amp; setup ¶</
   <!-- <a href="/in-comment">no</a> --><p>Second paragraph with <a href="mailto:x@docs.example">mail</a>.</p></main>
   <footer class="footer"><a href="/legal">Legal</a></footer></body></html>`;
 
-describe('outlinePage beside the crawler\'s link scan', () => {
+describe('readPageFacts beside the crawler\'s link scan', () => {
   test('one pass gives the outline a pass of its own gives, and the links extractLinks reads', () => {
     const scan = scanLinks(HTML, { maxLinks: 100 });
-    const outline = outlinePage(HTML, PAGE, { alsoTokens: scan.tokens });
-    assert.deepEqual(outline, outlinePage(HTML, PAGE));
+    const outline = readPageFacts(HTML, PAGE, { alsoTokens: scan.tokens });
+    assert.deepEqual(outline, readPageFacts(HTML, PAGE));
     assert.deepEqual(scan.links(PAGE), extractLinks(HTML, PAGE, { maxLinks: 100 }));
     // Both halves really read the page: the crawler's directives and the outline's table of contents.
     const links = scan.links(PAGE);
@@ -48,7 +48,7 @@ test('a class list classifies its element the same way on every page and on ever
     <div class="toc wide-contents-list"><ul><li><a href="/chapter-${n}">Chapter ${n}</a></li></ul></div>
     <p>See <a href="/prose-${n}">the notes</a> for more about chapter ${n}.</p></body></html>`;
   for (const n of [1, 2, 3]) {
-    const outline = outlinePage(page(n), `https://docs.example/p${n}.html`);
+    const outline = readPageFacts(page(n), `https://docs.example/p${n}.html`);
     assert.deepEqual(
       outline.links.map((link) => [link.url, link.kind]),
       [
@@ -66,7 +66,7 @@ test("a 'see also' box points elsewhere: its links are not the page's entries, i
       <dl><dt><a href="/library/string.html#formatstrings">Format String Syntax</a></dt><dd><p>Information about string formatting.</p></dd></dl>
       <p><a href="/library/stdtypes.html">Text Sequence Type — str</a></p></div>
     <ul><li><a href="/tutorial/numbers.html">Numbers</a></li></ul></div></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/tutorial/introduction.html');
+  const outline = readPageFacts(html, 'https://docs.example/tutorial/introduction.html');
   assert.deepEqual(
     outline.links.map((link) => [link.url, link.kind]),
     [
@@ -82,7 +82,7 @@ test('a paragraph that is mostly links lists other pages: it is not one of the p
   const html = `<html><body><div class="sect1"><h2>SEE ALSO</h2><div class="paragraph"><p><a href="gittutorial.html">gittutorial(7)</a>,
     <a href="gittutorial-2.html">gittutorial-2(7)</a>, <a href="giteveryday.html">giteveryday(7)</a>, <a href="user-manual.html">The Git User’s Manual</a></p></div>
     <p>Read <a href="gittutorial.html">the tutorial</a> first: it walks through a first repository step by step.</p></div></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/gitglossary.html');
+  const outline = readPageFacts(html, 'https://docs.example/gitglossary.html');
   assert.deepEqual(outline.paragraphs, ['Read the tutorial first: it walks through a first repository step by step.']);
 });
 
@@ -93,7 +93,7 @@ test('a "previous"/"next" link is the reading order, not a contents entry, even 
     <ul><li><a href="intro.html">Introduction</a></li></ul></nav>
     <div class="body"><h1>The Python Standard Library</h1><ul><li><a href="functions.html">Built-in Functions</a></li></ul>
     <div class="buttons"><a href="constants.html" rel="next">Built-in Constants</a></div></div></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/library/index.html');
+  const outline = readPageFacts(html, 'https://docs.example/library/index.html');
   assert.deepEqual(
     outline.links.map((link) => [link.url, link.kind]),
     [
@@ -109,7 +109,7 @@ test('a link opening a list item or a table cell that points into another page i
     <ul class="simple"><li><p><a href="../library/math.html#module-math">math</a> functions comb() and perm() are now faster.</p></li>
       <li><a href="numeric.html">Numeric and Mathematical Modules</a></li></ul>
     <div class="toctree-wrapper"><ul><li><a href="stdtypes.html#truth-value-testing">Truth Value Testing</a></li></ul></div></div></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/library/stdtypes.html');
+  const outline = readPageFacts(html, 'https://docs.example/library/stdtypes.html');
   assert.deepEqual(
     outline.links.map((link) => [link.url, link.kind]),
     [
@@ -126,10 +126,10 @@ test("a FAQ's answers are not its paragraphs; a page whose own title is a questi
   const faq = `<html><body><h1>Design and History FAQ</h1><p>Answers to questions about the design of the language.</p>
     <h2>Why does Python use indentation for grouping of statements?</h2><p>Guido van Rossum believes that using indentation for grouping is extremely elegant.</p>
     <h2>Design notes</h2><p>Later text, past the first question, is more answers.</p></body></html>`;
-  const outline = outlinePage(faq, 'https://docs.example/faq/design.html');
+  const outline = readPageFacts(faq, 'https://docs.example/faq/design.html');
   assert.deepEqual(outline.paragraphs, ['Answers to questions about the design of the language.']);
   assert.equal(outline.firstParagraph, 'Answers to questions about the design of the language.');
-  const titled = outlinePage(
+  const titled = readPageFacts(
     `<html><body><h2>1. What Is PostgreSQL?</h2><p>PostgreSQL is an object-relational database management system based on POSTGRES.</p></body></html>`,
     'https://docs.example/intro-whatis.html',
   );
@@ -139,7 +139,7 @@ test("a FAQ's answers are not its paragraphs; a page whose own title is a questi
 test("a manual page's Synopsis is not its text", () => {
   const html = `<html><body><h2>NAME</h2><p>githooks - Hooks used by Git</p><h2>SYNOPSIS</h2><p>$GIT_DIR/hooks/* (or \`git config core.hooksPath\`/*)</p>
     <h2>DESCRIPTION</h2><p>Hooks are programs you can place in a hooks directory to trigger actions at certain points in git's execution.</p></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/githooks.html');
+  const outline = readPageFacts(html, 'https://docs.example/githooks.html');
   assert.equal(outline.purposeLine, 'githooks - Hooks used by Git');
   assert.deepEqual(outline.paragraphs, ["Hooks are programs you can place in a hooks directory to trigger actions at certain points in git's execution."]);
   assert.equal(outline.firstParagraph, outline.paragraphs[0]);
@@ -150,7 +150,7 @@ test("a glossary's terms are read in order; another definition list's are not", 
     <dt id="term-0">&gt;&gt;&gt;<a class="headerlink" href="#term-0">¶</a></dt><dd><p>The default Python prompt of the interactive shell.</p></dd>
     <dt id="term-abstract-base-class">abstract base class</dt><dd><p>Abstract base classes complement duck-typing.</p></dd></dl>
     <dl class="py function"><dt>open(file)</dt><dd><p>Open file and return a stream.</p></dd></dl></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/glossary.html');
+  const outline = readPageFacts(html, 'https://docs.example/glossary.html');
   assert.deepEqual(outline.terms, ['>>>', 'abstract base class']);
   assert.deepEqual(outline.paragraphs, []);
 });
@@ -161,7 +161,7 @@ test('a labelled row of links is a list of entries; a link after words of the it
     <h2>The model layer</h2><ul><li><strong>Models:</strong> <a href="topics/db/models.html">Introduction to models</a> |
       <a href="ref/models/fields.html">Field types</a></li>
     <li>See <a href="topics/db/queries.html">Making queries</a> for the query API.</li></ul></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/index.html');
+  const outline = readPageFacts(html, 'https://docs.example/index.html');
   assert.deepEqual(
     outline.links.map((link) => [link.url, link.kind, link.group]),
     [
@@ -177,7 +177,7 @@ test("a class on <body> names the page's layout: a page without a sidebar is not
     <dd>A way to describe the kind of document being transmitted. See: <a href="mod/mod_mime.html">mod_mime</a></dd></dl>
     <div class="toplang"><p>Available Languages: <a href="../de/glossary.html" hreflang="de">de</a> | <a href="glossary.html">en</a></p></div>
     <p>This glossary defines some of the common terminology related to web serving.</p></div></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/en/glossary.html');
+  const outline = readPageFacts(html, 'https://docs.example/en/glossary.html');
   assert.deepEqual(
     outline.links.map((link) => [link.url, link.kind]),
     [
@@ -197,7 +197,7 @@ test("a note or a warning box is not the page's text; a box of a title of its ow
       <p>This document provides an introduction to the basics of web forms and how they are handled.</p></div>
     <div class="note"><h3 class="title">Note</h3><p>DocBook's notes are asides too, whatever they say about the page.</p></div>
     <h2>Bound fields</h2></body></html>`;
-  const outline = outlinePage(html, 'https://docs.example/topics/forms/');
+  const outline = readPageFacts(html, 'https://docs.example/topics/forms/');
   assert.deepEqual(outline.paragraphs, ['About this document', 'This document provides an introduction to the basics of web forms and how they are handled.']);
   assert.equal(outline.firstParagraph, 'This document provides an introduction to the basics of web forms and how they are handled.');
   // Nor is a note's heading one of the page's parts.

@@ -1,0 +1,81 @@
+// The generator's thresholds and weights, in one place, by the stage that uses them (see the
+// stages in generate.ts). A rule's module imports what it needs under its own short name. A change
+// here is proven like a rule's: its unit tests, the golden files' diff, the quality bench.
+
+// Read: what a page's text is.
+
+/** Beyond this share of link text, a text (a paragraph, a page's main region) is a list of links. */
+export const LINK_LIST_SHARE = 0.6;
+/** Shorter descriptions than this carry too little to describe a page. */
+export const MIN_DESCRIPTION_CHARS = 20;
+/** A placeholder phrase ("Welcome to our website") marks a description this short as boilerplate. */
+export const SHORT_PLACEHOLDER_MAX_CHARS = 80;
+
+// Text many pages share: site-wide boilerplate, no page's own (findRepeatedDescriptions).
+
+/** A text is repeated when this share of the pages has it… */
+export const REPEATED_TEXT_SHARE = 0.2;
+/** …and at least this many pages… */
+export const REPEATED_TEXT_MIN_PAGES = 2;
+/** …of which never more than this many are needed. */
+export const REPEATED_TEXT_ENOUGH_PAGES = 5;
+
+// Text written from one template on many pages, only names and numbers changing (templates.ts).
+
+/** A template shared by this share of the pages is the generator's, not the page's… */
+export const TEMPLATE_SHARE = 0.1;
+/** …at least this many pages… */
+export const TEMPLATE_MIN_PAGES = 5;
+/** …never more than this many needed. */
+export const TEMPLATE_ENOUGH_PAGES = 20;
+/** Words a skeleton must keep for it to be a sentence's frame, not a list of names. */
+export const TEMPLATE_MIN_KEPT_WORDS = 2;
+/** A template's opening is enough to know it: a nested class's line only goes on longer. */
+export const TEMPLATE_MAX_PARTS = 5;
+/** A template's text is mostly names: at least one slot for this many plain words, over the whole text (prose that opens alike is not). */
+export const TEMPLATE_MAX_WORDS_PER_SLOT = 2;
+
+// Canonical pages and language.
+
+/** A version's pages that repeat the current pages' paths: at least this many, and half of its pages. */
+export const MIN_MIRRORED_PAGES = 3;
+
+// Navigation tree (navigation.ts, site-map.ts).
+
+/** A link is part of a repeated block (a sidebar) when this share of the pages carries it… */
+export const NAVIGATION_SHARE = 0.1;
+/** …and at least this many pages. */
+export const NAVIGATION_MIN_PAGES = 3;
+/** A contents page lists at least this share of the site's primary pages… */
+export const CONTENTS_PAGE_SHARE = 0.5;
+/** …and at least this many entries. */
+export const CONTENTS_PAGE_MIN_ENTRIES = 8;
+/** A link in running text costs this much more than a top-level contents entry (which costs 1) on the path from the home page. */
+export const PROSE_LINK_STEP = 3;
+
+// Choose (site-map.ts's importance: lower is more important).
+
+/** The level of a page no navigation path reaches. */
+export const UNREACHED_LEVEL = 20;
+/** Each doubling of the pages linking to a page makes it this much more important. */
+export const IN_LINK_WEIGHT = 0.4;
+/** A sitemap priority of 1 makes a page this much more important than one of 0 (0.5 changes nothing). */
+export const PRIORITY_WEIGHT = 2;
+
+// Describe (description.ts).
+
+/** A description is at most about this many words. */
+export const DESCRIPTION_MAX_WORDS = 25;
+/** A stated purpose as short as "A Git Glossary" can describe its page; shorter ones ("Intro") cannot. */
+export const MIN_PURPOSE_CHARS = 12;
+/** Entries, parts or terms a description names before "and more". */
+export const DESCRIPTION_MAX_LISTED = 5;
+
+// Section (map-sections.ts).
+
+/** A part holding more than this share of the pages gives its largest sub-parts sections of their own. */
+export const SECTION_MAX_SHARE = 0.4;
+/** Fewer sections than this from the navigation: URL folders instead. */
+export const MIN_SECTIONS = 3;
+/** More sections than this: the smallest join one "More" section at the end. */
+export const MAX_SECTIONS = 25;

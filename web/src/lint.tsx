@@ -1,0 +1,75 @@
+import { useState } from 'preact/hooks';
+import { answer, api, ApiError, type Answer } from './api.ts';
+import { ErrorMessage, Field, PageHeading, Table } from './ui.tsx';
+
+type Report = Answer<'/api/v1/lint', 'post'>;
+
+/** "Check an llms.txt": POST /lint on a URL, the score and each finding with its line. */
+export function LintPage() {
+  const [url, setUrl] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [report, setReport] = useState<Report | null>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setError(null);
+    setFieldError(undefined);
+    if (!url.trim()) {
+      setFieldError("Enter the address of an llms.txt, or of any page of the site.");
+      return document.getElementById('lint-url')?.focus();
+    }
+    setBusy(true);
+    try {
+      setReport(await answer(api.POST('/api/v1/lint', { body: { url: url.trim() } })));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 400) {
+        setFieldError(err.message.replace(/^Validation error: /, ''));
+        document.getElementById('lint-url')?.focus();
+      } else setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeading>Check an llms.txt</PageHeading>
+      <section class="card" aria-labelledby="lint-title">
+        <h2 id="lint-title">Any llms.txt, scored 0-100</h2>
+        <p class="muted">Its structure against llmstxt.org, each link (up to 200), the site's key pages it lacks and the pages changed after it. Checking is free.</p>
+        <form onSubmit={submit} noValidate>
+          <Field id="lint-url" label="llms.txt or page URL" type="url" value={url} onInput={setUrl} error={fieldError} required hint="For example https://docs.example.com/llms.txt" />
+          <button type="submit" disabled={busy}>
+            {busy ? 'Checking…' : 'Check'}
+          </button>
+        </form>
+        <ErrorMessage error={error} />
+      </section>
+      {report ? (
+        <section class="card" aria-labelledby="lint-result" aria-live="polite">
+          <h2 id="lint-result">
+            Score: <span data-testid="lint-score">{report.score}</span>/100
+          </h2>
+          <p class="muted">
+            {report.fileUrl} · {report.links.checked} of {report.links.listed} links checked
+          </p>
+          {report.findings.length === 0 ? (
+            <p>No findings.</p>
+          ) : (
+            <Table
+              rows={report.findings.map((finding, index) => ({ ...finding, index }))}
+              rowKey={(finding) => String(finding.index)}
+              columns={[
+                { header: 'Line', cell: (finding) => finding.line ?? '' },
+                { header: 'Severity', cell: (finding) => finding.severity },
+                { header: 'Finding', cell: (finding) => finding.message },
+              ]}
+            />
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}
