@@ -1,16 +1,18 @@
 /**
  * A generation job's CPU work (reading the pages it was handed, choosing, describing, rendering,
- * sizing its files) in a worker thread of its own, with a heap limit, ended when the job is: a
- * crafted page that makes it slow or large stops that job, never the API's event loop or another
- * job. The crawl stays on the event loop (it waits on the network); the model describer's calls
- * and the page pool's extraction are made from here on the thread's behalf, as both are shared by
- * the process's jobs (one client per model, one pool of page threads).
+ * sizing its files) in a worker thread with a heap limit, one job at a time: a crafted page that
+ * makes a job slow or large stops that job and ends its thread, never the API's event loop or
+ * another job. The crawl stays on the event loop (it waits on the network); the model describer's
+ * calls and the page pool's extraction are made from here on the thread's behalf, as both are
+ * shared by the process's jobs (one client per model, one pool of page threads). Pages cross as
+ * their transferred bytes, the files as one transferred buffer (see thread-transfer.ts).
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
 import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './pipeline.ts';
+import { unpackResult, type PackedResult } from './thread-transfer.ts';
 
 /** What the thread generates from, as the job's options say. */
 export interface GenerationSettings {
@@ -28,16 +30,31 @@ export interface GenerationSettings {
   hostedMarkdownBase: string | null;
 }
 
-export interface GeneratedFiles {
-  result: GenerationResult;
-  sizes: { llmsTxt: FileSize; llmsFullTxt: FileSize | null };
+export interface FileSizes {
+  llmsTxt: FileSize;
+  llmsFullTxt: FileSize | null;
 }
 
-/** A page as it crosses to the thread: decoded, its reading done. */
-export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & { html: string; reading?: PageReading; ownMarkdown: OwnMarkdown | null };
+export interface GeneratedFiles {
+  result: GenerationResult;
+  sizes: FileSizes;
+}
+
+/**
+ * A page as it crosses to the thread: its bytes as fetched, transferred rather than copied, and
+ * decoded there if the generator wants its HTML; its reading done.
+ */
+export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & {
+  bytes: Uint8Array;
+  contentType: string | null;
+  reading?: PageReading;
+  ownMarkdown: OwnMarkdown | null;
+};
+
+/** The first message of a job to its thread; the rest of the job goes through `port`. */
+export type JobStart = { type: 'start'; settings: GenerationSettings; port: MessagePort };
 
 export type ToThread =
-  | { type: 'start'; settings: GenerationSettings }
   | { type: 'page'; page: PageForThread }
   /** no more pages; the sitemaps' dates, for the pages the crawler handed over before they were known */
   | { type: 'end'; dates: Array<[string, string | null]> }
@@ -50,7 +67,9 @@ export type FromThread =
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
   | { type: 'call'; id: number; method: 'extract'; args: [html: string, url: string] }
-  | { type: 'done'; files: GeneratedFiles };
+  | { type: 'done'; result: PackedResult; sizes: FileSizes }
+  /** the generator threw: the job fails with this message */
+  | { type: 'failed'; message: string };
 
 export interface ThreadContext {
   /** where the job's thread comes from; a new one when absent */
@@ -69,44 +88,59 @@ const PAGES_IN_FLIGHT = 32;
 
 const WORKER_FILE = new URL('./generation-worker.ts', import.meta.url);
 
-const startThread = (memoryMb: number) => new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+function startThread(memoryMb: number): Worker {
+  const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
+  // A thread that fails between jobs is not taken again (see GenerationThreads); a job listens for its own.
+  worker.on('error', () => {});
+  return worker;
+}
 
 /**
- * The jobs' threads: each job takes one of its own, and one more waits for the next job with its
- * modules and tokenizer loaded, which a thread started for the job would load while the job waits
- * (docs/decisions.md, issue 35). A waiting thread does not keep the process alive.
+ * The jobs' threads. A thread whose job completed waits for the next job, its modules loaded and
+ * its code compiled; a thread whose job failed (over its time or memory budget, canceled, or
+ * the generator threw) is ended, as it may be in any state, and a new one starts to wait once it
+ * has ended (started beside a running job, it slowed that job on two cores). One thread waits
+ * at most; jobs that run at once beyond it start their own. A waiting thread does not keep the
+ * process alive.
  */
 export interface GenerationThreads {
   /** The waiting thread if it has this heap limit, else a new one. */
   take(memoryMb: number): Worker;
+  /** A thread whose job completed: it waits for the next job, unless another already does. */
+  give(worker: Worker, memoryMb: number): void;
   close(): Promise<void>;
 }
 
 export function createGenerationThreads(memoryMb: number): GenerationThreads {
   let waiting: { worker: Worker; memoryMb: number } | null = null;
   let closed = false;
-  const startWaiting = (limit: number) => {
-    if (closed || waiting) return;
-    const entry = { worker: startThread(limit), memoryMb: limit };
-    entry.worker.unref();
-    // A thread that ends while it waits is replaced when the next job takes one.
-    entry.worker.on('error', () => {});
-    entry.worker.once('exit', () => {
+  const wait = (worker: Worker, limit: number) => {
+    if (closed || waiting) return void worker.terminate();
+    const entry = { worker, memoryMb: limit };
+    worker.unref();
+    worker.once('exit', () => {
       if (waiting === entry) waiting = null;
     });
     waiting = entry;
   };
-  startWaiting(memoryMb);
+  const taken = new WeakSet<Worker>();
+  wait(startThread(memoryMb), memoryMb);
   return {
     take(limit) {
       const ready = waiting?.memoryMb === limit ? waiting.worker : null;
       if (!ready) void waiting?.worker.terminate();
       waiting = null;
-      ready?.ref();
       const worker = ready ?? startThread(limit);
-      // The next job's thread starts once this one's job is over, not beside it.
-      worker.once('exit', () => startWaiting(limit));
+      worker.ref();
+      if (!taken.has(worker)) {
+        taken.add(worker);
+        // A thread ends only when a job failed on it (or at close): one starts to wait in its place.
+        worker.once('exit', () => !closed && !waiting && wait(startThread(limit), limit));
+      }
       return worker;
+    },
+    give(worker, limit) {
+      wait(worker, limit);
     },
     async close() {
       closed = true;
@@ -116,56 +150,64 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
   };
 }
 
-/** Generates the job's files in a thread of its own, fed with the collected pages as they arrive; the thread ends with the call. */
+/** Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages as they arrive. */
 export async function generateInThread(collected: CollectedPages, settings: GenerationSettings, context: ThreadContext): Promise<GeneratedFiles> {
   context.signal.throwIfAborted();
   const worker = context.threads?.take(context.memoryMb) ?? startThread(context.memoryMb);
-  worker.postMessage({ type: 'start', settings } satisfies ToThread);
+  const { port1: port, port2 } = new MessageChannel();
+  worker.postMessage({ type: 'start', settings, port: port2 } satisfies JobStart, [port2]);
   const room = new Room(PAGES_IN_FLIGHT);
+  const listeners: Array<() => void> = [];
   const ended = new Promise<never>((_, reject) => {
-    context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });
-    worker.on('error', (error: Error & { code?: string }) =>
-      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(jobMessages.overMemoryLimit(context.memoryMb)) : error),
-    );
-    worker.on('exit', () => reject(new Error(jobMessages.unexpected)));
+    const onAbort = () => reject(context.signal.reason);
+    const onError = (error: Error & { code?: string }) =>
+      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(jobMessages.overMemoryLimit(context.memoryMb)) : error);
+    const onExit = () => reject(new Error(jobMessages.unexpected));
+    context.signal.addEventListener('abort', onAbort, { once: true });
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    listeners.push(() => context.signal.removeEventListener('abort', onAbort), () => worker.off('error', onError), () => worker.off('exit', onExit));
   });
   ended.catch(() => room.close());
-  const done = new Promise<GeneratedFiles>((resolve) => {
-    worker.on('message', (message: FromThread) => {
-      if (message.type === 'done') resolve(message.files);
-      else if (message.type === 'taken') room.free();
-      else if (message.type === 'progress') context.onProgress(message.progress);
-      else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
-      else void answer(worker, message, context);
-    });
+  const generated = answer<GeneratedFiles>();
+  port.on('message', (message: FromThread) => {
+    if (message.type === 'done') generated.resolve({ result: unpackResult(message.result), sizes: message.sizes });
+    else if (message.type === 'failed') generated.reject(new Error(message.message));
+    else if (message.type === 'taken') room.free();
+    else if (message.type === 'progress') context.onProgress(message.progress);
+    else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
+    else void runCall(port, message, context);
   });
+  let completed = false;
   try {
-    return await Promise.race([done, ended, feed(worker, collected, room).then(() => done)]);
+    const files = await Promise.race([generated.promise, ended, feed(port, collected, room).then(() => generated.promise)]);
+    completed = true;
+    return files;
   } finally {
-    await worker.terminate();
+    listeners.forEach((remove) => remove());
+    room.close();
+    port.close();
+    // A thread whose job completed waits for the next job; a thread whose job failed is ended.
+    if (completed && context.threads) context.threads.give(worker, context.memoryMb);
+    else await worker.terminate();
   }
 }
 
-async function feed(worker: Worker, collected: CollectedPages, room: Room): Promise<void> {
-  for await (const page of collected.pages) {
-    const html = typeof page.html === 'string' ? page.html : page.html();
-    const reading = page.reading ? await page.reading : undefined;
-    const ownMarkdown = (await page.ownMarkdown) ?? null;
+async function feed(port: MessagePort, collected: CollectedPages, room: Room): Promise<void> {
+  for await (const { url, lastModified, priority, reading, ownMarkdown, response } of collected.pages) {
+    const bytes = new Uint8Array(response.body);
+    const page: PageForThread = { url, lastModified, priority, bytes, contentType: response.contentType, reading: await reading, ownMarkdown: (await ownMarkdown) ?? null };
     if (!(await room.take())) return;
-    worker.postMessage({ type: 'page', page: { url: page.url, html, lastModified: page.lastModified, priority: page.priority, reading, ownMarkdown } } satisfies ToThread);
+    port.postMessage({ type: 'page', page } satisfies ToThread, [page.bytes.buffer as ArrayBuffer]);
   }
   const discovered = await collected.discovered;
-  worker.postMessage({ type: 'end', dates: discovered.map((u) => [u.url, u.lastModified]) } satisfies ToThread);
+  port.postMessage({ type: 'end', dates: discovered.map((u) => [u.url, u.lastModified]) } satisfies ToThread);
 }
 
 /** Runs a call the thread made (the model describer, the page pool) and sends the answer back. */
-async function answer(worker: Worker, call: Extract<FromThread, { type: 'call' }>, context: ThreadContext): Promise<void> {
-  const send = (message: ToThread) => {
-    // The thread may have ended meanwhile (its job failed); the answer has nobody to go to.
-    try {
-      worker.postMessage(message);
-    } catch {}
-  };
+async function runCall(port: MessagePort, call: Extract<FromThread, { type: 'call' }>, context: ThreadContext): Promise<void> {
+  // After the job, its port is closed: the answer (to a speculative extraction, say) is dropped.
+  const send = (message: ToThread) => port.postMessage(message);
   try {
     const value =
       call.method === 'describe'
@@ -181,6 +223,15 @@ async function answer(worker: Worker, call: Extract<FromThread, { type: 'call' }
 }
 
 const extractIn = (pages: PagePool, [html, url]: [string, string]): Promise<ExtractedPage> => pages.extract(html, url);
+
+/** The answer the thread will send; not awaited when the job failed before it. */
+function answer<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
 
 /** A count of pages in flight to the thread, waited on when full; closed when the thread ends. */
 class Room {

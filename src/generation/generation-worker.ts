@@ -1,16 +1,15 @@
-// Runs in a generation job's own thread (see generation-thread.ts): the pages arrive as messages,
-// the files leave as one; the model describer and the page pool are asked through the parent.
-import { parentPort } from 'node:worker_threads';
+// Runs in a generation thread (see generation-thread.ts), one job after another: each job's pages
+// arrive as messages on the port its start brings, its files leave on it; the model describer and
+// the page pool are asked through the parent.
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
-import type { FromThread, GenerationSettings, PageForThread, ToThread } from './generation-thread.ts';
+import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
+import { packResult } from './thread-transfer.ts';
 
-const parent = parentPort!;
-// Loaded while the thread waits for its job (see GenerationThreads).
+// Loaded while the thread waits for its first job (see GenerationThreads).
 const tokenCounter = loadTokenCounter();
-let start!: (settings: GenerationSettings) => void;
-const started = new Promise<GenerationSettings>((resolve) => (start = resolve));
-const post = (message: FromThread) => parent.postMessage(message);
 
 /** The pages as they arrive, then the sitemaps' dates. */
 class Inbox implements AsyncIterable<PageInput> {
@@ -19,8 +18,10 @@ class Inbox implements AsyncIterable<PageInput> {
   private ended = false;
   readonly dates: Promise<Map<string, string | null>>;
   private setDates!: (dates: Map<string, string | null>) => void;
+  private readonly onTaken: () => void;
 
-  constructor() {
+  constructor(onTaken: () => void) {
+    this.onTaken = onTaken;
     this.dates = new Promise((resolve) => (this.setDates = resolve));
   }
 
@@ -39,8 +40,10 @@ class Inbox implements AsyncIterable<PageInput> {
     for (;;) {
       const page = this.pages.shift();
       if (page) {
-        post({ type: 'taken' });
-        yield page;
+        this.onTaken();
+        const { bytes, contentType, ...rest } = page;
+        // Decoded only if the generator wants the HTML: a page read from its outline is not.
+        yield { ...rest, html: () => decodeBody(bytes, contentType) };
         continue;
       }
       if (this.ended) return;
@@ -50,60 +53,62 @@ class Inbox implements AsyncIterable<PageInput> {
   }
 }
 
-const inbox = new Inbox();
+/** Calls to the parent, by an id unique in the thread: an answer to an earlier job's call finds none. */
 const calls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; onProgress?(done: number, total: number): void }>();
 let lastCall = 0;
 
-function call<T>(message: Omit<Extract<FromThread, { type: 'call' }>, 'id'>, onProgress?: (done: number, total: number) => void): Promise<T> {
-  const id = ++lastCall;
-  return new Promise<T>((resolve, reject) => {
-    calls.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
-    post({ ...message, id } as FromThread);
+parentPort!.on('message', ({ settings, port }: JobStart) => {
+  runJob(settings, port).catch((error: unknown) => {
+    port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromThread);
   });
+});
+
+async function runJob(settings: GenerationSettings, port: MessagePort): Promise<void> {
+  const post = (message: FromThread) => port.postMessage(message);
+  const inbox = new Inbox(() => post({ type: 'taken' }));
+  const call = <T>(message: Omit<Extract<FromThread, { type: 'call' }>, 'id'>, onProgress?: (done: number, total: number) => void) => {
+    const id = ++lastCall;
+    return new Promise<T>((resolve, reject) => {
+      calls.set(id, { resolve: resolve as (value: unknown) => void, reject, onProgress });
+      post({ ...message, id } as FromThread);
+    });
+  };
+  port.on('message', (message: ToThread) => {
+    if (message.type === 'page') return inbox.add(message.page);
+    if (message.type === 'end') return inbox.end(message.dates);
+    const pending = calls.get(message.id);
+    if (message.type === 'describing') return pending?.onProgress?.(message.done, message.total);
+    calls.delete(message.id);
+    if (message.error !== undefined) pending?.reject(new Error(message.error));
+    else pending?.resolve(message.value);
+  });
+  const describer: Describer | undefined = settings.describerKind
+    ? { kind: settings.describerKind, describe: (site, pages, options) => call({ type: 'call', method: 'describe', args: [site, pages] }, options?.onProgress) }
+    : undefined;
+
+  const result = await generateLlmsTxt(inbox, {
+    siteUrl: settings.siteUrl,
+    method: settings.method,
+    maxPages: settings.maxPages,
+    describer,
+    includeModificationDate: settings.includeModificationDate,
+    fullText: settings.fullText,
+    maxFullTextTokens: settings.maxFullTextTokens,
+    extractor: settings.extractorConcurrency ? (html, url) => call<ExtractedPage>({ type: 'call', method: 'extract', args: [html, url] }) : undefined,
+    extractorConcurrency: settings.extractorConcurrency ?? undefined,
+    onPagesRead: () => post({ type: 'pagesRead' }),
+    markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
+    onProgress: (progress) => post({ type: 'progress', progress }),
+  });
+  datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
+  const countTokens = await tokenCounter;
+  const sizes = {
+    llmsTxt: await fileSize(result.llmsTxt, countTokens),
+    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
+  };
+  const { packed, transfer } = packResult(result);
+  port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);
 }
-
-parent.on('message', (message: ToThread) => {
-  if (message.type === 'start') return start(message.settings);
-  if (message.type === 'page') return inbox.add(message.page);
-  if (message.type === 'end') return inbox.end(message.dates);
-  const pending = calls.get(message.id);
-  if (message.type === 'describing') return pending?.onProgress?.(message.done, message.total);
-  calls.delete(message.id);
-  if (message.error !== undefined) pending?.reject(new Error(message.error));
-  else pending?.resolve(message.value);
-});
-
-const settings = await started;
-const describer: Describer | undefined = settings.describerKind
-  ? { kind: settings.describerKind, describe: (site, pages, options) => call({ type: 'call', method: 'describe', args: [site, pages] }, options?.onProgress) }
-  : undefined;
-
-const result = await generateLlmsTxt(inbox, {
-  siteUrl: settings.siteUrl,
-  method: settings.method,
-  maxPages: settings.maxPages,
-  describer,
-  includeModificationDate: settings.includeModificationDate,
-  fullText: settings.fullText,
-  maxFullTextTokens: settings.maxFullTextTokens,
-  extractor: settings.extractorConcurrency ? (html, url) => call<ExtractedPage>({ type: 'call', method: 'extract', args: [html, url] }) : undefined,
-  extractorConcurrency: settings.extractorConcurrency ?? undefined,
-  onPagesRead: () => post({ type: 'pagesRead' }),
-  markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
-  onProgress: (progress) => post({ type: 'progress', progress }),
-});
-datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
-const countTokens = await tokenCounter;
-post({
-  type: 'done',
-  files: {
-    result,
-    sizes: {
-      llmsTxt: await fileSize(result.llmsTxt, countTokens),
-      llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
-    },
-  },
-});
 
 /**
  * Pages the crawler handed over before the sitemaps' dates were known have none: they get them

@@ -41,8 +41,11 @@ export interface CollectOptions {
 
 type ReadPage = (page: ResponseBody, url: string, linkOptions: LinkOptions) => Promise<CrawledPageReading>;
 
+/** A page with the response it was decoded from (its bytes cross to the generation thread, see generation-thread.ts). */
+export type CollectedPage = PageInput & { response: Pick<ResponseBody, 'body' | 'contentType'> };
+
 export interface CollectedPages {
-  pages: AsyncIterable<PageInput>;
+  pages: AsyncIterable<CollectedPage>;
   /** every URL discovery listed, with where it came from; resolved once discovery ends */
   discovered: Promise<DiscoveredUrl[]>;
   /** URLs whose page could not be fetched, with the reason */
@@ -137,7 +140,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
             readings.delete(page.finalUrl);
             copiesFor.delete(page.finalUrl);
             // Read in a thread, the page stays bytes until the generator wants its HTML; read here, it was decoded.
-            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading, ownMarkdown: markdown });
+            await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading, ownMarkdown: markdown, response: page });
           },
         },
         { ...options.crawl, fetcher },
@@ -160,7 +163,7 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
             const read = options.read && readElsewhere(options.read, response, url, {});
             const reading = read ? readingForGenerator(read) : undefined;
             const markdown = copies ? ownMarkdown(url, read ? read.then((r) => r.links) : extractLinks(response.text(), url)) : undefined;
-            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading, ownMarkdown: markdown });
+            await channel.push({ url, html: response.text, lastModified: lastModified.get(url) ?? null, reading, ownMarkdown: markdown, response });
           }
         } catch (error) {
           failures.set(url, error instanceof Error ? error.message : String(error));
@@ -191,8 +194,8 @@ async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => P
 }
 
 /** A bounded async queue of pages: push waits while it is full, iteration waits while it is empty. */
-class PageChannel implements AsyncIterable<PageInput> {
-  private readonly buffer: PageInput[] = [];
+class PageChannel implements AsyncIterable<CollectedPage> {
+  private readonly buffer: CollectedPage[] = [];
   private closed = false;
   private failure: unknown = null;
   private wakeConsumer: (() => void) | null = null;
@@ -210,7 +213,7 @@ class PageChannel implements AsyncIterable<PageInput> {
     this.lastModified = map;
   }
 
-  async push(page: PageInput): Promise<void> {
+  async push(page: CollectedPage): Promise<void> {
     while (this.buffer.length >= this.capacity && !this.closed) await new Promise<void>((r) => this.wakeProducers.push(r));
     this.buffer.push(page);
     this.wakeConsumer?.();
@@ -222,7 +225,7 @@ class PageChannel implements AsyncIterable<PageInput> {
     this.wakeConsumer?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<PageInput> {
+  async *[Symbol.asyncIterator](): AsyncIterator<CollectedPage> {
     for (;;) {
       const page = this.buffer.shift();
       if (page) {

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { Worker } from 'node:worker_threads';
+import { generateLlmsTxt, type PageInput } from '../llms-txt/index.ts';
+import { createGenerationThreads, generateInThread, type GenerationSettings } from './generation-thread.ts';
+import type { CollectedPage, CollectedPages } from './pipeline.ts';
+
+const SITE = 'https://docs.example.com/';
+// Beyond ASCII, so that a text cut at a wrong byte would show: accents, CJK, an emoji.
+const page = (path: string, title: string, text: string) =>
+  `<html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p><p>Second paragraph of ${title}, naïve café 文档 🚀.</p></main></body></html>`;
+const PAGES: Array<[string, string]> = [
+  ['', page('', 'Docs', 'The documentation of the example product, for its users. <a href="/guide">Guide</a> <a href="/api">API</a>')],
+  ['guide', page('guide', 'Guide', 'How to install and configure the product — step by step, déjà vu.')],
+  ['api', page('api', 'API reference', 'Every call the product answers, with its parameters: 参数 and results.')],
+];
+
+function collected(): CollectedPages {
+  const pages: CollectedPage[] = PAGES.map(([path, html]) => ({
+    url: SITE + path,
+    html,
+    lastModified: null,
+    ownMarkdown: null,
+    response: { body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
+  }));
+  return {
+    pages: (async function* () {
+      yield* pages;
+    })(),
+    discovered: Promise.resolve(pages.map((p) => ({ url: p.url, source: 'crawl' as const, lastModified: '2025-01-02' }))),
+    failures: new Map(),
+    rendering: { rendered: 0, looksScriptRendered: false },
+    markdownCopies: null,
+  };
+}
+
+const settings: GenerationSettings = {
+  siteUrl: SITE,
+  method: 'simple',
+  maxPages: 10,
+  includeModificationDate: false,
+  fullText: true,
+  maxFullTextTokens: null,
+  describerKind: null,
+  extractorConcurrency: null,
+  hostedMarkdownBase: null,
+};
+
+const MEMORY_MB = 1024;
+const threads = createGenerationThreads(MEMORY_MB);
+after(() => threads.close());
+
+/** The threads jobs take, in order. */
+const taken: Worker[] = [];
+const take = threads.take.bind(threads);
+threads.take = (limit) => {
+  const worker = take(limit);
+  taken.push(worker);
+  return worker;
+};
+
+const run = (signal = new AbortController().signal) =>
+  generateInThread(collected(), settings, { threads, describer: null, memoryMb: MEMORY_MB, signal, onProgress: () => {} });
+
+describe('generateInThread', () => {
+  it('hands back the files the generator writes on the event loop, texts intact, and sizes them', async () => {
+    const inline = await generateLlmsTxt(
+      PAGES.map(([path, html]): PageInput => ({ url: SITE + path, html, lastModified: null })),
+      { siteUrl: SITE, method: 'simple', maxPages: 10, fullText: true },
+    );
+    const files = await run();
+    assert.equal(files.result.llmsTxt, inline.llmsTxt);
+    assert.equal(files.result.llmsFullTxt, inline.llmsFullTxt);
+    assert.deepEqual(files.result.pages.map((p) => p.markdown), inline.pages.map((p) => p.markdown));
+    assert.match(files.result.llmsFullTxt!, /naïve café 文档 🚀/);
+    const { sizes } = files;
+    assert.equal(sizes.llmsTxt.bytes, Buffer.byteLength(inline.llmsTxt));
+    assert.equal(sizes.llmsFullTxt!.bytes, Buffer.byteLength(inline.llmsFullTxt!));
+    assert.ok(sizes.llmsFullTxt!.tokens > 0);
+  });
+
+  it('runs the next job on the same thread once a job completed', async () => {
+    const before = taken.length;
+    await run();
+    await run();
+    assert.equal(taken.length, before + 2);
+    assert.equal(taken[before].threadId, taken[before + 1].threadId);
+  });
+
+  it('ends the thread of a job that was stopped, and the next job completes on another', async () => {
+    const stop = new AbortController();
+    const stopped = run(stop.signal);
+    stop.abort(new Error('stopped'));
+    await assert.rejects(stopped, /stopped/);
+    const ended = taken.at(-1)!;
+    await new Promise((resolve) => (ended.threadId === -1 ? resolve(null) : ended.once('exit', resolve)));
+    const next = await run();
+    assert.match(next.result.llmsTxt, /# Docs/);
+    assert.notEqual(taken.at(-1), ended);
+  });
+});
