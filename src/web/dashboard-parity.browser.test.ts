@@ -241,6 +241,13 @@ describe('Dashboard parity in a browser', () => {
     await page.waitForURL(/#outline-section-\d+$/);
     await page.getByRole('button', { name: /^Regenerate now \(\d+ credits?\)$/ }).waitFor();
     await shot('web-site-preview');
+
+    // What an agent needs to read this site over MCP: the endpoint in a configuration to paste, the site's id.
+    const mcp = page.getByRole('region', { name: 'For AI agents (MCP)' });
+    const config = JSON.parse((await mcp.getByTestId('mcp-config').textContent())!);
+    assert.equal(config.mcpServers.llmstxt.url, `${new URL(page.url()).origin}/mcp`);
+    assert.equal(config.mcpServers.llmstxt.headers.Authorization, 'Bearer <your API key>');
+    assert.ok(await mcp.getByText(siteId, { exact: true }).isVisible());
   });
 
   test('schedules: a preset, a cron expression of the user\'s, a bad one refused with the service\'s reason, then never', async () => {

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
 import { LlmsPreview } from './llms-outline.tsx';
+import { McpCard } from './mcp-card.tsx';
 import { ScheduleCard } from './schedule-card.tsx';
 import { SiteActions } from './site-actions.tsx';
 import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
@@ -173,6 +174,7 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
       {s && hasFiles(s) ? <LlmsPreview fileUrl={s.fileUrl} version={s.updatedAt} /> : null}
       {s ? <SiteActions site={s} onChange={site.reload} /> : null}
       {s ? <ScheduleCard site={s} onChange={site.reload} /> : null}
+      {s && hasFiles(s) ? <McpCard siteId={s.id} hasFullText={Boolean(s.fullTextUrl)} /> : null}
       <section class="card" aria-labelledby="urls-title">
         <h2 id="urls-title">Mapped URLs</h2>
         <FilterSelect
