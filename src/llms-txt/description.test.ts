@@ -49,6 +49,13 @@ describe('describePage', () => {
     assert.equal(describePage({ ...extension, paragraphs }, nothingRepeated), 'There are two additional directives when using this extension.');
   });
 
+  it("does not list the names of an API page's members as its parts: its pointer to a guide says more", () => {
+    const group = { ...signals, title: 'Mouse buttons', paragraphs: ['See mouse button input for how these are used.'] };
+    const members = ['Macros', '◆ KEY_BUTTON_1', '◆ KEY_BUTTON_2', '◆ KEY_BUTTON_3', 'accept', 'valueOf'];
+    assert.equal(describePage({ ...group, headings: members }, nothingRepeated), 'See mouse button input for how these are used.');
+    assert.equal(describePage({ ...group, headings: ['Installation', 'Configuration', 'Usage'] }, nothingRepeated), 'Covers Installation, Configuration and Usage.', 'words of prose are parts');
+  });
+
   it('describes a tutorial by what it walks through, not by the one line that sets off', () => {
     const tutorial = { ...signals, title: 'Writing your first Django app, part 1', headings: [] };
     const walkThrough = 'Throughout this tutorial, we’ll walk you through the creation of a basic poll application.';

@@ -88,7 +88,10 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
-  const headings = summarizeHeadings(signals.headings.filter(isPart), english);
+  const parts = signals.headings.filter(isPart);
+  // Headings that are mostly the names of its members (an API page's "◆ KEY_A", "accept") list what
+  // it declares, not what it covers.
+  const headings = parts.filter(namesMember).length * 2 > parts.length ? '' : summarizeHeadings(parts, english);
   if (headings) return ruled('headings', headings);
   if (lastResort) return ruled('paragraph-pointing-elsewhere', shorten(lastResort));
   // An <h1> that says more than the title does, on a page with nothing else to go by.
@@ -296,6 +299,18 @@ function summarizeTerms(terms: readonly string[], english: boolean): string {
   if (named.length < 3) return '';
   return english ? `Defines ${listOf(named, MAX_LISTED)}.` : `${listOf(named, MAX_LISTED, false)}.`;
 }
+
+/**
+ * A heading that is one identifier, past a marker ("◆ KEY_A", "accept", "valueOf", "size()"), not
+ * a word of prose ("Macros", "Installation").
+ */
+function namesMember(heading: string): boolean {
+  const name = heading.replace(LEADING_MARKS, '');
+  if (name === '' || /\s/.test(name)) return false;
+  return /[_(\d]/.test(name) || /^\p{Ll}/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
+}
+
+const LEADING_MARKS = /^[^\p{L}_]+/u;
 
 /** A link text of fewer than two letters ("<<", "?", an index's "F") names no part of a page: it moves through it. */
 function namesSomething(text: string): boolean {

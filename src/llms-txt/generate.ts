@@ -164,6 +164,9 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const isShared = findRepeatedDescriptions(pageTexts);
   const isTemplated = findTemplatedTexts(pageTexts);
   const isRepeated = (text: string | null | undefined) => isShared(text) || (text ? isTemplated(text) : false);
+  // Headings on a fifth of the pages or more are the generator's template ("Method Summary",
+  // "Parameters"), none of a page's own parts.
+  const isTemplateHeading = findRepeatedDescriptions(outlines.map((outline) => outline.headings), { enoughPages: Infinity });
   // Link texts on a fifth of the pages or more (the site's menu, "About | Documentation | Download",
   // and links in its boilerplate) name none of a page's parts. Counted only when a page's links are
   // its last signal: 5-12 ms for a 1,000-page job that most jobs do not need.
@@ -185,7 +188,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     metaDescription: text.metaDescription,
     paragraphs: [...node.outline.paragraphs, text.firstParagraph],
     childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
-    headings: text.headings,
+    headings: text.headings.filter((heading) => !isTemplateHeading(heading)),
     terms: node.outline.terms,
     h1: node.outline.h1,
     english,

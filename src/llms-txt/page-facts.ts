@@ -53,6 +53,12 @@ export interface PageFacts {
   refresh: string | null;
   /** hreflang alternates other than this page. */
   alternates: string[];
+  /** Characters of text outside chrome and navigation… */
+  textChars: number;
+  /** …and those of them in a <pre>: a page that is mostly code is a source listing. */
+  codeChars: number;
+  /** A <frameset>: the page's content is other documents, its frames. */
+  frameset: boolean;
 }
 
 // Page chrome: repeated on every page, never part of the site's map.
@@ -160,6 +166,10 @@ function isSequenceLink(attrs: Record<string, string>): boolean {
 }
 
 const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
+// Text a <div> holds outside any <p> (an API generator's class comment: "<div class=block>A set
+// of characters.</div>") is a paragraph too, up to the first block element inside the <div>.
+const LOOSE_SENTENCE = /^\S+(?:\s+\S+){3,}[.!?]$/;
+const BLOCK_TAGS = new Set(['div', 'p', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'section', 'article', 'aside', 'nav', 'header', 'footer', 'main', 'form', 'details', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const ITEM_TAGS = new Set(['li', 'dt', 'dd', 'td', 'th']);
 const HEADING = /^h[1-6]$/;
 const VOID_TAGS = new Set(['br', 'img', 'meta', 'link', 'input', 'hr', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
@@ -248,6 +258,9 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     canonical: null,
     refresh: null,
     alternates: [],
+    textChars: 0,
+    codeChars: 0,
+    frameset: false,
   };
   let base = url;
   const stack: Frame[] = [];
@@ -307,10 +320,12 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         }
         if (name === 'script' && /^\s*application\/ld\+json\s*$/i.test(attrs.type ?? '')) jsonLd = [];
         if (name === 'h1') outline.h1Count++;
+        if (name === 'frameset') outline.frameset = true;
         if (name === 'base' && attrs.href) base = resolve(attrs.href) ?? base;
         if (name === 'meta') return readMeta(attrs);
         if (name === 'link') return readLink(attrs);
         if (VOID_TAGS.has(name)) return;
+        if (text?.kind === 'paragraph' && text.tag === 'div' && BLOCK_TAGS.has(name)) finishText();
 
         // A class on <body> or <html> names the page's layout ("no-sidebar"), not a part of it.
         const kind = name === 'body' || name === 'html' ? PLAIN : classKind(classes);
@@ -353,7 +368,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = collecting('purpose', name);
         else if (name === 'dt' && glossaryDepth > 0 && chromeDepth === 0 && !text) text = collecting('term', name);
         else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = collecting('label', name);
-        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && asideDepth === 0 && !text) text = collecting('paragraph', name);
+        else if ((name === 'p' || name === 'div') && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && asideDepth === 0 && !text) text = collecting('paragraph', name);
 
         if (name === 'a' && attrs.hreflang && text) text.switchesLanguage = true;
         if (name === 'a' && attrs.href !== undefined && skipDepth === 0) {
@@ -363,6 +378,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
       ontext(data) {
         if (jsonLd) jsonLd.push(data);
         if (skipDepth > 0) return;
+        if (chromeDepth === 0 && navDepth === 0) countText(data);
         text?.parts.push(data);
         if (text && linkStack.length > 0) text.linkChars += data.trim().length;
         for (const link of linkStack) link.parts.push(data);
@@ -491,6 +507,20 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     lastAtDepth.length = Math.max(0, listDepth - 1);
   }
 
+  function countText(data: string) {
+    const chars = data.trim().length;
+    outline.textChars += chars;
+    if (preDepth > 0) outline.codeChars += chars;
+  }
+
+  /** Whether the list item the parser is in has a link or text of its own so far. */
+  function itemHasLabel(): boolean {
+    for (let index = stack.length - 1; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
+      if (stack[index].tag === 'li') return stack[index].linksBefore < outline.links.length || normalizeWhitespace(itemTexts.join('')) !== '';
+    }
+    return false;
+  }
+
   function finishText() {
     const current = text!;
     text = null;
@@ -522,7 +552,9 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         awaitingPurpose = /^name$/i.test(value) && !outline.purposeLine ? 'name-section' : awaitingPurpose;
         break;
       case 'caption':
-        if (value) {
+        // A <summary> toggle ("Submodules") in an entry that has its own name or link folds that
+        // entry's children away: the entry, not the toggle, is their parent.
+        if (value && !(current.tag === 'summary' && itemHasLabel())) {
           group = value.replace(/:$/, '');
           lastAtDepth.length = 0;
         }
@@ -539,6 +571,8 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         if (value && !outline.purposeLine) outline.purposeLine = value;
         break;
       case 'paragraph':
+        // A <div>'s own text that is not a sentence is a label, a signature or a name: "Deprecated.", "public class A extends B".
+        if (current.tag === 'div' && !LOOSE_SENTENCE.test(value)) break;
         // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
         if (!answering && !inSynopsis && !current.switchesLanguage && value.length >= 3 && current.linkChars <= value.length * LINK_LIST_SHARE) {
           if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);

@@ -12,6 +12,16 @@ describe('secondary pages', () => {
     assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/misc/contributors.html']);
   });
 
+  test("an index is secondary by the title it has past the site's name", () => {
+    const pages = [page('/', 'Lib 1.0: Basic libraries'), page('/a.html', 'Lib.Data'), page('/doc-index-A.html', 'Lib 1.0: Basic libraries (Index - A)')];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/doc-index-A.html']);
+  });
+
+  test("an index's page of letters, and a page named after a source file, are secondary", () => {
+    for (const title of ['General Index: F – L', 'General Index: Q', 'shelf.h File Reference', 'shelf.h Source File', 'Data/Shelf.hs']) assert.equal(isSecondaryTitle(title), true, title);
+    for (const title of ['Shelf reference', 'Node.js support', 'Index of shelves by load']) assert.equal(isSecondaryTitle(title), false, title);
+  });
+
   test('a page about authoring or contributing is no list of people', () => {
     for (const title of ['Authoring content', 'Contributing', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title), false, title);
   });
@@ -57,5 +67,19 @@ describe('listings of excerpts', () => {
       <p>Read the posts in order to follow the story of the shelf from the start.</p>`,
     );
     assert.deepEqual(findExcerptListings([home, guide, ...posts]), []);
+  });
+});
+
+describe('source listings', () => {
+  const listing = (path: string, body: string) => readPageFacts(`<html><head><title>${path}</title></head><body>${body}</body></html>`, `https://acme.dev${path}`);
+  const code = Array.from({ length: 40 }, (_, i) => `<a name="line-${i}"></a>let value${i} = compute(${i});`).join('\n');
+
+  test("a page of code without a heading of its own is secondary; code under headings (a worked example) is content", () => {
+    const pages = [
+      page('/', 'Acme'),
+      listing('/src/Acme-Shelf.html', `<pre>${code}</pre>`),
+      listing('/example.html', `<h1>Worked example</h1><h2>The plan</h2><p>Read the plan below.</p><pre>${code}</pre>`),
+    ];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/src/Acme-Shelf.html']);
   });
 });

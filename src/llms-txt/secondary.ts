@@ -5,10 +5,12 @@ import { findOptionalPages } from './sections.ts';
 import type { PageFacts } from './page-facts.ts';
 import { pageKey } from './site-map.ts';
 import { compactKey, withoutNumbering } from './text.ts';
+import { SOURCE_LISTING_SHARE } from './tuning.ts';
 
-const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)$/i;
+// An index, or one letter's page of it ("General Index: F", "General Index: F – L").
+const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)(?::\s+\S+(?:\s+[–—-]\s+\S+)?)?$/i;
 const SECONDARY_TITLE =
-  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
+  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+(?:in|to)\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
 
 /** A contents page's title: secondary when the page does list the site (see listsTheSite). */
 const CONTENTS_TITLE = /^(?:(?:.+\s)?contents|site\s*map)$/i;
@@ -17,8 +19,14 @@ const MIN_CONTENTS_TARGETS = 10;
 
 /** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"). */
 export function isSecondaryTitle(title: string | null | undefined): boolean {
-  return matches(INDEX_TITLE, title) || matches(SECONDARY_TITLE, title) || matches(CONTENTS_TITLE, title);
+  return matches(INDEX_TITLE, title) || matches(SECONDARY_TITLE, title) || matches(CONTENTS_TITLE, title) || matches(SOURCE_FILE_TITLE, title);
 }
+
+/**
+ * A page named after a source file ("shelf.h", "shelf.h File Reference", "Data/Shelf.hs"): an API
+ * generator's page per file, which lists again what the pages on the API's topics document.
+ */
+const SOURCE_FILE_TITLE = /^[\w/.-]+\.(?:h|hh|hpp|hxx|c|cc|cpp|cxx|hs|py|rs|java|go|rb)(?:\s+\p{L}+){0,2}$/iu;
 
 function matches(pattern: RegExp, title: string | null | undefined): boolean {
   return Boolean(title) && pattern.test(withoutNumbering(title!.trim()));
@@ -36,15 +44,24 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
   const listsTheSite = contentsLister(outlines);
   for (const outline of outlines) {
-    const titles = titlesOf(outline);
+    const titles = titlesOf(outline, home?.documentTitle);
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some(isSecondaryTitle);
     const titled = (pattern: RegExp) => titles.some((title) => matches(pattern, title));
-    if (titled(SECONDARY_TITLE) || (titled(INDEX_TITLE) && !namedAsPart) || (titled(CONTENTS_TITLE) && listsTheSite(outline))) {
+    if (isSourceListing(outline) || titled(SECONDARY_TITLE) || titled(SOURCE_FILE_TITLE) || (titled(INDEX_TITLE) && !namedAsPart) || (titled(CONTENTS_TITLE) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
   return secondary;
+}
+
+/**
+ * A page whose text is code with no heading of its own (a generator's hyperlinked copy of a source
+ * file): the pages documenting that code say it better. A page of code under headings (a licence's
+ * text, a worked example) is content.
+ */
+function isSourceListing(outline: PageFacts): boolean {
+  return outline.headings.length === 0 && outline.codeChars > 0 && outline.codeChars >= SOURCE_LISTING_SHARE * outline.textChars;
 }
 
 /** An opening is compared by its first this many letters and digits. */
@@ -109,6 +126,24 @@ export function hasSecondaryTitle(outline: PageFacts): boolean {
   return titlesOf(outline).some(isSecondaryTitle);
 }
 
-function titlesOf(outline: PageFacts): Array<string | null | undefined> {
-  return [outline.h1, outline.documentTitle?.split(/\s[|–—-]\s/)[0]];
+/**
+ * The page's heading and title; and its title past the home page's, where the title is the site's
+ * name and then the page's own ("Lib 1.0: Basic libraries (Index - A)").
+ */
+function titlesOf(outline: PageFacts, homeTitle?: string | null): Array<string | null | undefined> {
+  const titles = [outline.h1, outline.documentTitle?.split(/\s[|–—-]\s/)[0]];
+  const title = outline.documentTitle ?? '';
+  if (homeTitle && title.length > homeTitle.length && title.startsWith(homeTitle)) titles.push(trimmedOfMarks(title.slice(homeTitle.length)));
+  return titles;
 }
+
+/** " (Index - A)" → "Index - A": the marks that join a title to the site's name. */
+function trimmedOfMarks(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && TITLE_JOINER.includes(text[start])) start++;
+  while (end > start && TITLE_JOINER.includes(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
+const TITLE_JOINER = ' ()[]:|–—-';
