@@ -6,6 +6,7 @@
 // the caller then falls back to URL folders.
 import type { PageLink } from './page-facts.ts';
 import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
+import type { SectionRule } from './rules.ts';
 import { importance, linkedNode, sharedFolders, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
 import { MAX_SECTIONS, MIN_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
@@ -14,7 +15,7 @@ export interface MapSection {
   name: string;
   nodes: MapNode[];
   /** The rule that named it, for the pages' trace (see ruleOf). */
-  rule: string;
+  rule: SectionRule;
 }
 
 interface Label {
@@ -327,7 +328,7 @@ function mergeByName(parts: Part[], fromContentsPage: boolean): MapSection[] {
 }
 
 /** What named a part, by its label's kind (see navigationPath, labelPath). */
-function ruleOf(id: string, fromContentsPage: boolean): string {
+function ruleOf(id: string, fromContentsPage: boolean): SectionRule {
   if (id === 'overview') return 'section.overview';
   if (id.startsWith('nav:')) return fromContentsPage ? 'section.contents-page-group' : 'section.navigation-group';
   if (id.startsWith('group:')) return 'section.home-group';
