@@ -10,12 +10,37 @@ export const MAX_FILE_LINES = 300;
 export const MAX_FUNCTION_LINES = 60;
 
 /**
- * What may stay long, and why. A path (a file's length) or `path:name` (a function's). An entry
- * no longer needed fails the check too, so the list only shrinks.
+ * What may stay long, and why: a path (a file's length) or `path:name` (a function's), with the
+ * most lines it may have. A ceiling, not a pass: an entry may shrink, not grow, and one no longer
+ * over the limit fails the check until it is removed, so the list only gets shorter.
  */
-export const ALLOWED: Record<string, string> = {
-  'src/client/api-types.ts': 'generated from the OpenAPI document by `npm run client:generate`',
+export const ALLOWED: Record<string, { lines: number; why: string }> = {
+  'src/client/api-types.ts': { lines: Number.POSITIVE_INFINITY, why: 'generated from the OpenAPI document by `npm run client:generate`' },
+  // The dashboard's pages: a component's length is mostly its markup (a form, its fields and its
+  // answers). Each is to be split into the parts it shows when it is next changed.
+  ...dashboardPages({
+    'account-pages.tsx:KeysPage': 108,
+    'auth-pages.tsx:SignupPage': 91,
+    'auth-pages.tsx:LoginPage': 120,
+    'dashboard.tsx:History': 69,
+    'discovery.tsx:DiscoveryForm': 66,
+    'discovery.tsx:DiscoveryJobPage': 63,
+    'generate-form.tsx:Form': 103,
+    'job-panel.tsx:JobPanel': 74,
+    'lint.tsx:LintPage': 68,
+    'main.tsx:App': 117,
+    'pricing.tsx:PricingPage': 138,
+    'schedule-card.tsx:ScheduleCard': 70,
+    'sites.tsx:SitePage': 104,
+    'webhooks.tsx:CreateEndpoint': 62,
+    'webhooks.tsx:EndpointCard': 77,
+  }),
 };
+
+function dashboardPages(ceilings: Record<string, number>): Record<string, { lines: number; why: string }> {
+  const why = "a dashboard page's markup, to be split into its parts when next changed";
+  return Object.fromEntries(Object.entries(ceilings).map(([key, lines]) => [`web/src/${key}`, { lines, why }]));
+}
 
 /**
  * The generator core's sizes are its own helpers' to keep (it is being reworked in parallel);
@@ -66,15 +91,15 @@ function longFunctions(path: string, text: string): Array<{ name: string; lines:
 }
 
 /** Every size over a limit, keyed as ALLOWED is. */
-export function oversized(files: string[]): Map<string, string> {
-  const sizes = new Map<string, string>();
+export function oversized(files: string[]): Map<string, { lines: number; limit: number }> {
+  const sizes = new Map<string, { lines: number; limit: number }>();
   for (const file of files) {
     if (isTest(file)) continue;
     const text = readFileSync(join(ROOT, file), 'utf8');
     const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    if (lines > MAX_FILE_LINES) sizes.set(file, `${lines} lines (limit ${MAX_FILE_LINES})`);
+    if (lines > MAX_FILE_LINES) sizes.set(file, { lines, limit: MAX_FILE_LINES });
     for (const { name, lines: length } of longFunctions(file, text)) {
-      sizes.set(`${file}:${name}`, `${length} lines (limit ${MAX_FUNCTION_LINES})`);
+      sizes.set(`${file}:${name}`, { lines: length, limit: MAX_FUNCTION_LINES });
     }
   }
   return sizes;
@@ -86,9 +111,11 @@ if (import.meta.main) {
   const sizes = oversized(files);
   const problems: string[] = [];
   const reportedOnly: string[] = [];
-  for (const [key, size] of sizes) {
-    if (key in ALLOWED) continue;
-    (REPORTED_ONLY.some((prefix) => key.startsWith(prefix)) ? reportedOnly : problems).push(`${key}: ${size}`);
+  for (const [key, { lines, limit }] of sizes) {
+    const allowed = ALLOWED[key];
+    if (allowed && lines <= allowed.lines) continue;
+    const problem = allowed ? `${key}: ${lines} lines, grown past its allowed ${allowed.lines} (${allowed.why})` : `${key}: ${lines} lines (limit ${limit})`;
+    (REPORTED_ONLY.some((prefix) => key.startsWith(prefix)) ? reportedOnly : problems).push(problem);
   }
   if (everything) {
     for (const key of Object.keys(ALLOWED)) if (!sizes.has(key)) problems.push(`${key}: allowed to be long but no longer is (remove it from ALLOWED in scripts/check-sizes.ts)`);
@@ -99,5 +126,6 @@ if (import.meta.main) {
     console.error(`\n${problems.length} size${problems.length === 1 ? '' : 's'} over the limits (split where a part has a name of its own, or add to ALLOWED with the reason)`);
     process.exit(1);
   }
-  console.log(`sizes: ${files.length} files, none over ${MAX_FILE_LINES} lines, no function over ${MAX_FUNCTION_LINES}`);
+  const allowed = [...sizes.keys()].filter((key) => key in ALLOWED).length;
+  console.log(`sizes: ${files.length} files, none over ${MAX_FILE_LINES} lines and no function over ${MAX_FUNCTION_LINES} but ${allowed} allowed and ${reportedOnly.length} reported`);
 }

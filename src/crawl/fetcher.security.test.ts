@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { FetchError } from './fetch-error.ts';
 import { createFetcher, type Fetcher } from './fetcher.ts';
 import type { Resolver } from './address-guard.ts';
-import { startSite, type TestSite } from './test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 import { crawlMessages } from '../errors.ts';
 
 const REFUSED = crawlMessages.addressRefused;
