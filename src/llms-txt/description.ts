@@ -3,6 +3,7 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
+import type { DescriptionRule } from './rules.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering, writesOutAddress } from './text.ts';
 import { DESCRIPTION_MAX_LISTED as MAX_LISTED, DESCRIPTION_MAX_WORDS as MAX_WORDS, MIN_PURPOSE_CHARS } from './tuning.ts';
 
@@ -35,10 +36,10 @@ const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for'
 /** A description and the rule that chose it (`description.meta-description`, …), for the page's trace. */
 export interface Described {
   text: string;
-  rule: string;
+  rule: DescriptionRule;
 }
 
-const ruled = (rule: string, text: string): Described => ({ text, rule: `description.${rule}` });
+const ruled = (rule: DescriptionRule, text: string): Described => ({ text, rule });
 
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
@@ -55,9 +56,9 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   };
   const statedPurpose = purposeOf(signals.purposeLine);
   const purpose = usable(statedPurpose);
-  if (purpose) return ruled('purpose-line', shorten(capitalize(purpose)));
+  if (purpose) return ruled('description.purpose-line', shorten(capitalize(purpose)));
   const meta = usable(signals.metaDescription);
-  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings])) return ruled('meta-description', shorten(meta));
+  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings])) return ruled('description.meta-description', shorten(meta));
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
@@ -73,32 +74,32 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
     if (!text || wordCount(text) < 4 || FRAGMENT.test(text)) continue;
     if (saysNothingOfItsPage(text)) lastResort ??= text;
     else if (leadsOn(text) || CONTINUES.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
-    else return ruled('paragraph', shorten(text));
+    else return ruled('description.paragraph', shorten(text));
   }
-  if (shortPurpose) return ruled('short-purpose-line', shorten(capitalize(shortPurpose)));
-  if (leadIn) return ruled('lead-in', shorten(leadIn));
+  if (shortPurpose) return ruled('description.short-purpose-line', shorten(capitalize(shortPurpose)));
+  if (leadIn) return ruled('description.lead-in', shorten(leadIn));
   // A glossary without a lead paragraph: its first definition describes one term, not the page.
   const english = signals.english ?? true;
   const terms = summarizeTerms(signals.terms, english);
-  if (terms) return ruled('glossary-terms', terms);
+  if (terms) return ruled('description.glossary-terms', terms);
   const children = summarizeTitles(signals.childTitles, english);
-  if (children) return ruled('contents-entries', children);
+  if (children) return ruled('description.contents-entries', children);
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
   // nor is its <h1> one of its parts (Readability makes the <h1> of the content an <h2>).
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
   const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
   const headings = summarizeHeadings(signals.headings.filter(isPart), english);
-  if (headings) return ruled('headings', headings);
-  if (lastResort) return ruled('paragraph-pointing-elsewhere', shorten(lastResort));
+  if (headings) return ruled('description.headings', headings);
+  if (lastResort) return ruled('description.paragraph-pointing-elsewhere', shorten(lastResort));
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
-  if (h1 && h1Key !== titleKey) return ruled('heading', shorten(h1));
+  if (h1 && h1Key !== titleKey) return ruled('description.heading', shorten(h1));
   const links = summarizeTitles(
     signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)),
     english,
   );
-  return ruled(links ? 'link-texts' : 'none', links);
+  return ruled(links ? 'description.link-texts' : 'description.none', links);
 }
 
 /** Headings of at least this many words, two of them in a text, make it the page's content flattened. */

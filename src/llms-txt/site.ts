@@ -1,7 +1,7 @@
 // Site-level decisions the pages make together: the site's name and summary, and titles that turn
 // out to be site-wide boilerplate once all pages are seen.
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
-import type { PageFacts } from './page-facts.ts';
+import { isEntry, type PageFacts } from './page-facts.ts';
 import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
@@ -123,7 +123,7 @@ const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+followin
  * "Apache HTTP Server Version 2.4: Release Notes, Reference Manual, Users' Guide and Other Topics."
  */
 function partsSummary(name: string, home: PageFacts | null): string {
-  const groups = [...new Set((home?.links ?? []).filter((link) => link.kind === 'toc' && link.group).map((link) => link.group!))];
+  const groups = [...new Set((home?.links ?? []).filter((link) => isEntry(link) && link.group).map((link) => link.group!))];
   if (groups.length < 3) return '';
   return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
 }
