@@ -19,20 +19,19 @@ export const ALLOWED: Record<string, { lines: number; why: string }> = {
   // The dashboard's pages: a component's length is mostly its markup (a form, its fields and its
   // answers). Each is to be split into the parts it shows when it is next changed.
   ...dashboardPages({
-    'account-pages.tsx:KeysPage': 108,
+    'account-pages.tsx:KeysPage': 103,
     'auth-pages.tsx:SignupPage': 91,
     'auth-pages.tsx:LoginPage': 120,
     'dashboard.tsx:History': 69,
     'discovery.tsx:DiscoveryForm': 66,
     'discovery.tsx:DiscoveryJobPage': 63,
-    'generate-form.tsx:Form': 103,
+    'generate-form.tsx:Form': 101,
     'job-panel.tsx:JobPanel': 74,
     'lint.tsx:LintPage': 68,
     'main.tsx:App': 117,
     'pricing.tsx:PricingPage': 138,
     'schedule-card.tsx:ScheduleCard': 70,
     'sites.tsx:SitePage': 104,
-    'webhooks.tsx:CreateEndpoint': 62,
     'webhooks.tsx:EndpointCard': 77,
   }),
 };
