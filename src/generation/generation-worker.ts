@@ -94,7 +94,7 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     includeModificationDate: settings.includeModificationDate,
     fullText: settings.fullText,
     maxFullTextTokens: settings.maxFullTextTokens,
-    extractor: settings.extractorConcurrency ? (html, url) => call<ExtractedPage>({ type: 'call', method: 'extract', args: [html, url] }) : undefined,
+    extractor: settings.extractorConcurrency ? (...args) => call<ExtractedPage>({ type: 'call', method: 'extract', args }) : undefined,
     extractorConcurrency: settings.extractorConcurrency ?? undefined,
     onPagesRead: () => post({ type: 'pagesRead' }),
     markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),

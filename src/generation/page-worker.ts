@@ -10,9 +10,16 @@ import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
 // Loaded by the first page to extract: a thread that only reads links and outlines (every
 // `simple` job without llms-full.txt) does without linkedom, Readability and turndown: an idle
 // service held 16 MB less.
-export async function extract(task: { html: string; url: string }): Promise<ExtractedPage> {
+export async function extract(task: ExtractTask): Promise<ExtractedPage> {
   const { extractPage } = await import('../llms-txt/extract.ts');
-  return extractPage(task.html, task.url);
+  return extractPage(task.html, task.url, {}, { content: task.content });
+}
+
+/** A page to extract; `content`: its content facts too, from the same parse (see extractPage). */
+export interface ExtractTask {
+  html: string;
+  url: string;
+  content: boolean;
 }
 
 /** A page's bytes as they arrived, handed over (see PagePool.read): decoded, hashed and read here. */

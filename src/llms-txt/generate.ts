@@ -26,7 +26,7 @@ import { createExtractiveDescriber } from './extractive-describer.ts';
 import { distinctDescriptions, shorten, type DescriptionSignals } from './description.ts';
 import { readArrivals, type Candidate } from './arrival.ts';
 import { createDomPass } from './dom-pass.ts';
-import type { ExtractedPage, ExtractOptions } from './extract.ts';
+import type { ExtractOptions, Extractor } from './extract.ts';
 import { sectionsFromMap } from './map-sections.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
 import { loadTokenCounter } from './tokens.ts';
@@ -54,7 +54,7 @@ export interface GenerateOptions {
   onProgress?: (progress: GenerationProgress) => void;
   extract?: ExtractOptions;
   /** Extracts a page elsewhere (a worker thread, see the generation's page-pool.ts); inline when omitted. */
-  extractor?: (html: string, url: string) => Promise<ExtractedPage>;
+  extractor?: Extractor;
   /** Pages handed to `extractor` at once. Default 4. */
   extractorConcurrency?: number;
   /** Called once every chosen page is extracted: `extractor` is not called again. */
