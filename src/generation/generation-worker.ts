@@ -6,6 +6,7 @@ import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
+import { collectGarbageBetweenJobs } from './heap.ts';
 import { packResult } from './thread-transfer.ts';
 
 // Loaded while the thread waits for its first job (see GenerationThreads).
@@ -108,6 +109,8 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
   };
   const { packed, transfer } = packResult(result);
   port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);
+  // The job's pages, markdown and files are garbage now; the thread waits with its live heap only.
+  collectGarbageBetweenJobs();
 }
 
 /**
