@@ -5,7 +5,8 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig, startupWarnings } from './config.ts';
+import { loadConfig, startupWarnings } from './config.ts';
+import { ConfigError } from './config/env-values.ts';
 import { openDatabase } from './db/database.ts';
 import { startJobRuntime } from './job-runtime.ts';
 import { serveMetricsPort } from './metrics/routes.ts';

@@ -49,6 +49,31 @@ export function Field({ id, label, value, onInput, error, type = 'text', hint, r
   );
 }
 
+/** The API's validation message about `field` (its `Validation error: ` prefix dropped), or null for any other error. */
+export function fieldMessage(err: unknown, field: string): string | null {
+  return err instanceof ApiError && err.field === field ? err.message.replace(/^Validation error: /, '') : null;
+}
+
+/**
+ * Sends a form's request with the form busy meanwhile: the API's validation error about `field`
+ * is shown at that field, any other error above the form (ErrorMessage).
+ */
+export async function sendForm(
+  request: () => Promise<void>,
+  form: { field: string; setFieldError: (message: string) => void; setError: (err: unknown) => void; setBusy: (busy: boolean) => void },
+): Promise<void> {
+  form.setBusy(true);
+  try {
+    await request();
+  } catch (err) {
+    const message = fieldMessage(err, form.field);
+    if (message !== null) form.setFieldError(message);
+    else form.setError(err);
+  } finally {
+    form.setBusy(false);
+  }
+}
+
 export function ErrorMessage({ error }: { error: unknown }) {
   if (!error) return null;
   const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);
