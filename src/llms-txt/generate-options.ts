@@ -1,7 +1,7 @@
 // What generateLlmsTxt is asked (GenerateOptions) and answers (GenerationResult); the stages take
 // the parts they need.
 import type { Describer, DescribeUsage } from './describer.ts';
-import type { ExtractedPage, ExtractOptions } from './extract.ts';
+import type { ExtractOptions, Extractor } from './extract.ts';
 import type { DescribedPage, GenerationMethod, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
@@ -19,7 +19,7 @@ export interface GenerateOptions {
   onProgress?: (progress: GenerationProgress) => void;
   extract?: ExtractOptions;
   /** Extracts a page elsewhere (a worker thread, see the generation's page-pool.ts); inline when omitted. */
-  extractor?: (html: string, url: string) => Promise<ExtractedPage>;
+  extractor?: Extractor;
   /** Pages handed to `extractor` at once. Default 4. */
   extractorConcurrency?: number;
   /** Called once every chosen page is extracted: `extractor` is not called again. */
