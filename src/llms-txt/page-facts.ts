@@ -6,6 +6,7 @@
 // every page. The generator ranks pages and names sections from these outlines.
 import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
 import { LINK_LIST_SHARE } from './tuning.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { candidateText, normalizeWhitespace } from './text.ts';
@@ -155,11 +156,10 @@ interface PendingLink {
   sequence: boolean;
 }
 
-// Sphinx's "Previous topic"/"Next topic" links, which some themes repeat inside a navigation menu.
-const SEQUENCE_TITLE = /^(?:previous|next) (?:chapter|topic|page)$/i;
+// rel="prev"/"next": the reading order's neighbours. Their titles (Sphinx's "Previous topic", which
+// some themes repeat inside a navigation menu) and texts ("« previous | up | next »", Django's
+// theme) are in the page's language (Phrases.sequenceTitle, sequenceText).
 const SEQUENCE_REL = /(?:^|\s)(?:prev|previous|next)(?:$|\s)/i;
-// "« previous | up | next »" (Django's theme): links named only by their place in the reading order.
-const SEQUENCE_TEXT = /^[«‹←<\s]*(?:prev|previous|next|up)(?:\s+(?:page|chapter|topic))?[\s»›→>]*$/i;
 
 /** Nothing, or a label of at most 40 characters ending in ":", says nothing about the link after it. */
 const MAX_LABEL_CHARS = 40;
@@ -178,8 +178,8 @@ function saysSomething(texts: readonly string[]): boolean {
   return words.length > MAX_LABEL_CHARS || !words.endsWith(':') || /[.!?;]/.test(words);
 }
 
-function isSequenceLink(attrs: Record<string, string>): boolean {
-  return (attrs.rel !== undefined && SEQUENCE_REL.test(attrs.rel)) || (attrs.title !== undefined && SEQUENCE_TITLE.test(attrs.title));
+function isSequenceLink(attrs: Record<string, string>, phrases: Phrases): boolean {
+  return (attrs.rel !== undefined && SEQUENCE_REL.test(attrs.rel)) || (attrs.title !== undefined && phrases.sequenceTitle.test(attrs.title));
 }
 
 const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
@@ -274,6 +274,8 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     generator: null,
   };
   let base = url;
+  // The words rules match, in the page's language (its <html lang>; English until it says).
+  let phrases = phrasesFor(null);
   const stack: Frame[] = [];
   let chromeDepth = 0;
   let navDepth = 0;
@@ -327,6 +329,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         if (SKIP_TEXT_TAGS.has(name)) skipDepth++;
         if (name === 'html') {
           if (attrs.lang) outline.lang = attrs.lang.toLowerCase();
+          phrases = phrasesFor(outline.lang);
           outline.head.htmlLang = attrs.lang ?? attrs['xml:lang'] ?? null;
         }
         if (name === 'script' && /^\s*application\/ld\+json\s*$/i.test(attrs.type ?? '')) jsonLd = [];
@@ -381,7 +384,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
 
         if (name === 'a' && attrs.hreflang && text) text.switchesLanguage = true;
         if (name === 'a' && attrs.href !== undefined && skipDepth === 0) {
-          linkStack.push({ href: attrs.href, parts: [], afterText: itemDepth > 0 && saysSomething(itemTexts), sequence: isSequenceLink(attrs) });
+          linkStack.push({ href: attrs.href, parts: [], afterText: itemDepth > 0 && saysSomething(itemTexts), sequence: isSequenceLink(attrs, phrases) });
         }
       },
       ontext(data) {
@@ -460,7 +463,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     const target = resolve(link.href);
     if (!target) return;
     const linkText = withoutPilcrow(candidateText(link.parts.join('')));
-    if (!linkText || SEQUENCE_TEXT.test(linkText)) return;
+    if (!linkText || phrases.sequenceText.test(linkText)) return;
     // A link opening a list item or a table cell is a contents entry, unless it points into another
     // page: "math.floor()" in a table of operations, "math" opening a changelog's item.
     const crossReference = link.href.includes('#') && target !== url;
@@ -567,7 +570,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
       case 'paragraph':
         if (paragraphRole(current, value) !== 'lead') break;
         if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);
-        if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
+        if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars, phrases)) outline.firstParagraph = value;
         break;
     }
   }

@@ -6,7 +6,8 @@ import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { SiteSummary } from './types.ts';
-import { isEnglish } from './language.ts';
+import { isEnglish, languageOf } from './language.ts';
+import { phrasesFor } from './phrases.ts';
 import { isContentExcerpt } from './description.ts';
 
 /**
@@ -111,12 +112,10 @@ function isNoticeOrByline(text: string, siteName: string): boolean {
 function leadTexts(page: PageFacts, siteName: string): Array<string | null> {
   const title = compactKey(page.h1 ?? page.documentTitle ?? '');
   const aboutItself = title.length > 0 && !title.includes(compactKey(siteName.split(/\s+/)[0]));
-  const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !PRESENTS_A_LIST.test(text));
+  const { presentsAList } = phrasesFor(languageOf(page));
+  const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !presentsAList.test(text));
   return aboutItself ? texts.filter((text) => !text || !compactKey(text).includes(title)) : texts;
 }
-
-/** "Below is a list of all of the modules…": the opening of a list, about its page whatever it names. */
-const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+following\s+(?:is|are)|this\s+(?:page|document)\s+(?:is|lists|contains|gives))\b.{0,40}\b(?:list|index|table|overview)\b/i;
 
 /**
  * Where the site says nothing about itself, the parts its home page groups its contents under:

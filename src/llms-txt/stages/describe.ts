@@ -3,6 +3,7 @@
 // publishes one.
 import { distinctDescriptions, shorten, type DescriptionSignals } from '../description.ts';
 import { isEnglish, languageOf } from '../language.ts';
+import { phrasesFor } from '../phrases.ts';
 import { refineTitles } from '../site.ts';
 import { isOptional, type SiteMap } from '../site-map.ts';
 import { compactKey } from '../text.ts';
@@ -22,11 +23,13 @@ export interface DescribeInput {
 /** The listed pages, in the order chosen, without their section (stage 8 places them). */
 export function describePages({ map, chosen, site, repetition, markdownLink }: DescribeInput): DescribedPage[] {
   const titles = refineTitles(chosen.map((page) => page.text));
-  const english = isEnglish(map.home ? languageOf(map.home.outline) : null);
+  const language = map.home ? languageOf(map.home.outline) : null;
+  const english = isEnglish(language);
+  const phrases = phrasesFor(language);
   const saysOnlyTheSummary = repeatsSummary(site.summary);
   const { isRepeated } = repetition;
   const descriptions = distinctDescriptions(
-    chosen.map((page, index) => ({ signals: signalsOf(page, titles[index].title, english, repetition), listedPages: page.node.children.length })),
+    chosen.map((page, index) => ({ signals: signalsOf(page, titles[index].title, { english, phrases }, repetition), listedPages: page.node.children.length })),
     (index) => (chosen[index].node === map.home ? isRepeated : (text) => isRepeated(text) || saysOnlyTheSummary(text)),
   );
   return chosen.map(({ node, candidate, markdown }, index) => {
@@ -48,8 +51,12 @@ export function describePages({ map, chosen, site, repetition, markdownLink }: D
   });
 }
 
-function signalsOf({ node, text }: ChosenPage, title: string, english: boolean, repetition: SiteRepetition): DescriptionSignals {
+/** The site's language, as the description rules read it. */
+type LanguageSignals = Pick<DescriptionSignals, 'english' | 'phrases'>;
+
+function signalsOf({ node, text }: ChosenPage, title: string, language: LanguageSignals, repetition: SiteRepetition): DescriptionSignals {
   return {
+    ...language,
     title,
     purposeLine: node.outline.purposeLine,
     metaDescription: text.metaDescription,
@@ -58,7 +65,6 @@ function signalsOf({ node, text }: ChosenPage, title: string, english: boolean, 
     headings: text.headings,
     terms: node.outline.terms,
     h1: node.outline.h1,
-    english,
     get linkTexts() {
       return node.outline.links.map((link) => link.text).filter((text) => !repetition.isMenuLink(text));
     },
