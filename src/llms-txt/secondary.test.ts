@@ -2,18 +2,21 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readPageFacts } from './page-facts.ts';
 import { findExcerptListings, findSecondaryPages, isSecondaryTitle } from './secondary.ts';
+import { phrasesFor } from './phrases.ts';
+
+const ENGLISH = phrasesFor('en');
 
 const page = (path: string, title: string) => readPageFacts(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>Some text about ${title}.</p></body></html>`, `https://acme.dev${path}`);
 
 describe('secondary pages', () => {
   test('a list of the people behind the project is secondary, whatever its URL', () => {
-    for (const title of ['Contributors', 'Authors', 'Credits', 'Acknowledgements', '7. Acknowledgments']) assert.equal(isSecondaryTitle(title), true, title);
+    for (const title of ['Contributors', 'Authors', 'Credits', 'Acknowledgements', '7. Acknowledgments']) assert.equal(isSecondaryTitle(title, ENGLISH), true, title);
     const pages = [page('/', 'Acme'), page('/guide/install.html', 'Installation'), page('/misc/contributors.html', 'Contributors')];
     assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/misc/contributors.html']);
   });
 
   test('a page about authoring or contributing is no list of people', () => {
-    for (const title of ['Authoring content', 'Contributing', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title), false, title);
+    for (const title of ['Authoring content', 'Contributing', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
   });
 });
 
