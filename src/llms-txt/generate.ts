@@ -14,7 +14,8 @@
 // 10 render         stages/render.ts        SiteSummary + DescribedPage[] → llms.txt, llms-full.txt
 //
 // Stages 6 and 7 share what many pages repeat (stages/repetition.ts). Thresholds the rules share
-// are in tuning.ts; the rules a trace names, in rules.ts.
+// are in tuning.ts, the words they match (by language) in phrases.ts, the rules a trace names in
+// rules.ts.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { readArrivals } from './arrival.ts';
 import { createDomPass } from './dom-pass.ts';

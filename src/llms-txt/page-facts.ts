@@ -4,9 +4,10 @@
 // sidebars) are the site's own map; links in running text count less; links in page chrome
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
-import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
+import { Parser, type ParserOptions, type Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
+import { TeeTokenizer } from './tee-tokenizer.ts';
 import { LINK_LIST_SHARE } from './tuning.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { candidateText, normalizeWhitespace } from './text.ts';
@@ -327,11 +328,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         const id = attrs.id ?? '';
         const role = attrs.role ?? '';
         if (SKIP_TEXT_TAGS.has(name)) skipDepth++;
-        if (name === 'html') {
-          if (attrs.lang) outline.lang = attrs.lang.toLowerCase();
-          phrases = phrasesFor(outline.lang);
-          outline.head.htmlLang = attrs.lang ?? attrs['xml:lang'] ?? null;
-        }
+        if (name === 'html') readLanguage(attrs);
         if (name === 'script' && /^\s*application\/ld\+json\s*$/i.test(attrs.type ?? '')) jsonLd = [];
         if (name === 'h1') outline.h1Count++;
         if (name === 'base' && attrs.href) base = resolve(attrs.href) ?? base;
@@ -429,6 +426,12 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     },
     parserOptions(alsoTokens),
   );
+
+  function readLanguage(attrs: Record<string, string>) {
+    if (attrs.lang) outline.lang = attrs.lang.toLowerCase();
+    phrases = phrasesFor(outline.lang);
+    outline.head.htmlLang = attrs.lang ?? attrs['xml:lang'] ?? null;
+  }
 
   function readMeta(attrs: Record<string, string>) {
     outline.head.metaTags.push(attrs as MetaTag);
@@ -589,89 +592,4 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
   // htmlparser2 hands out slices of the page, and V8 keeps a whole string alive behind each of its
   // slices: without this copy the outlines of a 1,000-page crawl would hold all 1,000 pages.
   return copy ? structuredClone(outline) : outline;
-}
-
-/**
- * A tokenizer that hands each token to its parser, then to the parser options' `alsoTokens`. One
- * class for every page (the parser constructs it with its own options): a class per page would
- * give each tokenizer a shape of its own, and V8 would stop optimising the tokenizer's code.
- */
-class TeeTokenizer extends Tokenizer {
-  constructor(options: ConstructorParameters<typeof Tokenizer>[0] & { alsoTokens: TokenizerCallbacks }, parser: TokenizerCallbacks) {
-    super(options, new TeeCallbacks(parser, options.alsoTokens));
-  }
-}
-
-class TeeCallbacks implements TokenizerCallbacks {
-  private readonly first: TokenizerCallbacks;
-  private readonly second: TokenizerCallbacks;
-
-  constructor(first: TokenizerCallbacks, second: TokenizerCallbacks) {
-    this.first = first;
-    this.second = second;
-  }
-
-  onattribdata(start: number, end: number): void {
-    this.first.onattribdata(start, end);
-    this.second.onattribdata(start, end);
-  }
-  onattribentity(codepoint: number): void {
-    this.first.onattribentity(codepoint);
-    this.second.onattribentity(codepoint);
-  }
-  onattribend(quote: QuoteType, end: number): void {
-    this.first.onattribend(quote, end);
-    this.second.onattribend(quote, end);
-  }
-  onattribname(start: number, end: number): void {
-    this.first.onattribname(start, end);
-    this.second.onattribname(start, end);
-  }
-  oncdata(start: number, end: number, offset: number): void {
-    this.first.oncdata(start, end, offset);
-    this.second.oncdata(start, end, offset);
-  }
-  onclosetag(start: number, end: number): void {
-    this.first.onclosetag(start, end);
-    this.second.onclosetag(start, end);
-  }
-  oncomment(start: number, end: number, offset: number): void {
-    this.first.oncomment(start, end, offset);
-    this.second.oncomment(start, end, offset);
-  }
-  ondeclaration(start: number, end: number): void {
-    this.first.ondeclaration(start, end);
-    this.second.ondeclaration(start, end);
-  }
-  onend(): void {
-    this.first.onend();
-    this.second.onend();
-  }
-  onopentagend(end: number): void {
-    this.first.onopentagend(end);
-    this.second.onopentagend(end);
-  }
-  onopentagname(start: number, end: number): void {
-    this.first.onopentagname(start, end);
-    this.second.onopentagname(start, end);
-  }
-  onprocessinginstruction(start: number, end: number): void {
-    this.first.onprocessinginstruction(start, end);
-    this.second.onprocessinginstruction(start, end);
-  }
-  onselfclosingtag(end: number): void {
-    this.first.onselfclosingtag(end);
-    this.second.onselfclosingtag(end);
-  }
-  ontext(start: number, end: number): void {
-    this.first.ontext(start, end);
-    this.second.ontext(start, end);
-  }
-  ontextentity(codepoint: number, end: number): void {
-    this.first.ontextentity(codepoint, end);
-    this.second.ontextentity(codepoint, end);
-  }
-  isInForeignContext(): boolean {
-    return this.first.isInForeignContext?.() ?? false;
-  }
 }

@@ -48,7 +48,7 @@ type Deps = { db: Database; clock: Clock; config: Config; crawl: CrawlOptions };
 
 export const webhookRoutes: RoutePlugin<Deps> = async (app, deps) => {
   endpointRoutes(app, deps);
-  endpointStateRoutes(app, deps);
+  endpointStateRoutes(app, deps.db);
   deliveryRoutes(app, deps);
 };
 
@@ -95,9 +95,7 @@ function endpointRoutes(app: App, deps: Deps) {
 }
 
 /** One endpoint's state: deleted, or enabled again after it was disabled. */
-function endpointStateRoutes(app: App, deps: Deps) {
-  const { db } = deps;
-
+function endpointStateRoutes(app: App, db: Database) {
   app.delete(
     '/webhooks/endpoints/:id',
     {

@@ -5,7 +5,7 @@
 import { useState } from 'preact/hooks';
 import { answer, api, formatDate, type Answer, type paths } from './api.ts';
 import { DeliveryLog } from './delivery-log.tsx';
-import { CopyButton, ErrorMessage, Field, Notice, PageHeading, sendForm, Status, useLoad } from './ui.tsx';
+import { CopyButton, ErrorMessage, Field, Notice, PageHeading, sendForm, Status, useAction, useLoad } from './ui.tsx';
 
 type Endpoint = Answer<'/api/v1/webhooks/endpoints', 'get'>['endpoints'][number];
 type WebhookEvent = paths['/api/v1/webhooks/endpoints']['post']['requestBody']['content']['application/json']['events'][number];
@@ -78,25 +78,19 @@ function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
 }
 
 function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
+  const { busy, error } = action;
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
   const path = { params: { path: { id: endpoint.id } } };
 
-  const act = async (work: () => Promise<string | null>) => {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
+  /** Runs an action whose answer's message, if any, is shown as the card's notice. */
+  const act = (work: () => Promise<string | null>) =>
+    action.act(async () => {
+      setNotice(null);
       setNotice(await work());
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const sendTest = () =>
     act(async () => {
       const result = await answer(api.POST('/api/v1/webhooks/endpoints/{id}/test', path));
