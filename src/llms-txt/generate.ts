@@ -33,7 +33,7 @@ import { loadTokenCounter } from './tokens.ts';
 import { findExcerptListings, findSecondaryPages } from './secondary.ts';
 import { isArchivePage, olderVersionPages } from './sections.ts';
 import { inLanguageOf, isEnglish, languageOf } from './language.ts';
-import { inferSite, refineTitles } from './site.ts';
+import { inferSite, refineTitles, sectionsSummary } from './site.ts';
 import { pageText, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey } from './text.ts';
 import { buildSiteMap, choosePages, isOptional, pageKey, type MapNode, type SiteMap } from './site-map.ts';
@@ -170,6 +170,9 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   let menuLinks: ((text: string) => boolean) | null = null;
   const isMenuLink = (text: string) =>
     (menuLinks ??= findRepeatedDescriptions(outlines.map((outline) => outline.links.map((link) => link.text)), { minPages: 3, enoughPages: Infinity }))(text);
+  // Headings a template gives many pages ("Type Parameters", "How to apply this license") name
+  // none of a page's own parts: a page is not described by them.
+  const isTemplateHeading = findRepeatedDescriptions(outlines.map((outline) => outline.headings));
   // One record per listed page: its place in the map, what it says of itself, its markdown.
   const texts = chosen.map((node, index) => pageText(node.outline, read[index].content));
   const titles = refineTitles(texts);
@@ -185,7 +188,7 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     metaDescription: text.metaDescription,
     paragraphs: [...node.outline.paragraphs, text.firstParagraph],
     childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
-    headings: text.headings,
+    headings: text.headings.filter((heading) => !isTemplateHeading(heading)),
     terms: node.outline.terms,
     h1: node.outline.h1,
     english,
@@ -218,7 +221,9 @@ async function readPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
     trace: { title: node === map.home ? 'title.site-name' : titleRule, description: descriptions[index].rule, section: '' },
   }));
   // 8: section.
-  return { site, pages: placeInSections(map, chosen, pages), extractionFailures: extractor.failures, extractMs: Math.round(extractMs) };
+  const sectioned = placeInSections(map, chosen, pages);
+  const summarized = site.summary ? site : { ...site, summary: sectionsSummary(site.name, sectioned, map.home?.url, english) };
+  return { site: summarized, pages: sectioned, extractionFailures: extractor.failures, extractMs: Math.round(extractMs) };
 }
 
 /**

@@ -1,5 +1,6 @@
 // Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search,
-// lists of the people behind the project.
+// lists of the people behind the project, guides for the project's contributors, guides for
+// moving up from an older version ("Migrating from 0.x to v2").
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
 import type { PageFacts } from './page-facts.ts';
@@ -8,7 +9,7 @@ import { compactKey, withoutNumbering } from './text.ts';
 
 const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)$/i;
 const SECONDARY_TITLE =
-  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
+  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|contributing(?:\s+(?:to|guide|guidelines)\b.*)?|how\s+to\s+contribute(?:\s+to\b.*)?|migrat(?:e|ing|ion)(?:\s+guide)?\s+(?:from|to)\s+(?:v(?:ersion)?\s*)?\d.*|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
 
 /** A contents page's title: secondary when the page does list the site (see listsTheSite). */
 const CONTENTS_TITLE = /^(?:(?:.+\s)?contents|site\s*map)$/i;
