@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage } from './extract.ts';
+import { extractPage, type Extractor } from './extract.ts';
 import { generateLlmsTxt, type GenerationProgress } from './generate.ts';
 import { pageKey } from './site-map.ts';
 import { createLlmDescriber } from './llm-describer.ts';
@@ -281,6 +281,23 @@ describe('generateLlmsTxt', () => {
     assert.deepEqual(handedToThreads, []);
     assert.equal(fromOutlines.stats.extractionFailures, 0);
     assert.deepEqual(fromOutlines.pages.filter((page) => page.markdown !== null), []);
+  });
+
+  test('with llms-full.txt, a page whose facts say nothing has its content facts from its one extraction', async () => {
+    const glossary = {
+      url: 'https://acme.dev/glossary',
+      html: `<html><head><title>Glossary</title></head><body><main><h1>Glossary</h1><dl><dt>Shelf</dt>
+        <dd><p>A row of widgets mounted on one wall, held by two brackets per metre.</p></dd></dl></main></body></html>`,
+    };
+    const site = [...SITE, glossary];
+    const asked: Array<[string, boolean]> = [];
+    const extractor: Extractor = async (html, url, wants) => (asked.push([url, wants?.content ?? false]), extractPage(html, url, {}, wants));
+    const inPool = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true, extractor });
+    const inline = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true });
+    assert.equal(inPool.llmsTxt, inline.llmsTxt);
+    assert.equal(inPool.llmsFullTxt, inline.llmsFullTxt);
+    assert.deepEqual(asked.filter(([, content]) => content).map(([url]) => url), [glossary.url]);
+    assert.match(inPool.llmsTxt, /\[Glossary\]\(https:\/\/acme\.dev\/glossary\): A row of widgets mounted on one wall/);
   });
 
   test('a secondary page (an index) is read only once chosen, not while pages arrive', async () => {

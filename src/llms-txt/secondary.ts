@@ -3,7 +3,7 @@
 // moving up from an older version ("Migrating from 0.x to v2").
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
-import type { PageFacts } from './page-facts.ts';
+import { isEntry, type PageFacts } from './page-facts.ts';
 import { pageKey } from './site-map.ts';
 import { compactKey, withoutNumbering } from './text.ts';
 
@@ -99,7 +99,7 @@ export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
  * lists no more than the sidebar every page repeats.
  */
 function contentsLister(outlines: readonly PageFacts[]): (outline: PageFacts) => boolean {
-  const targets = (outline: PageFacts) => new Set(outline.links.filter((link) => link.kind === 'toc' && link.url !== outline.url).map((link) => link.url)).size;
+  const targets = (outline: PageFacts) => new Set(outline.links.filter((link) => isEntry(link) && link.url !== outline.url).map((link) => link.url)).size;
   const counts = outlines.map(targets).sort((a, b) => a - b);
   const median = counts[Math.floor(counts.length / 2)] ?? 0;
   return (outline) => targets(outline) >= Math.max(MIN_CONTENTS_TARGETS, 2 * median);

@@ -1,12 +1,13 @@
 // Site-level decisions the pages make together: the site's name and summary, and titles that turn
 // out to be site-wide boilerplate once all pages are seen.
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
-import type { PageFacts } from './page-facts.ts';
+import { isEntry, type PageFacts } from './page-facts.ts';
 import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedLeadWords, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { DescribedPage, SiteSummary } from './types.ts';
-import { isEnglish, readsAsEnglish } from './language.ts';
+import { isEnglish, languageOf, readsAsEnglish } from './language.ts';
+import { phrasesFor } from './phrases.ts';
 import { isContentExcerpt } from './description.ts';
 
 /**
@@ -116,12 +117,10 @@ function isNoticeOrByline(text: string, siteName: string): boolean {
 function leadTexts(page: PageFacts, siteName: string): Array<string | null> {
   const title = compactKey(page.h1 ?? page.documentTitle ?? '');
   const aboutItself = title.length > 0 && !title.includes(compactKey(siteName.split(/\s+/)[0]));
-  const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !PRESENTS_A_LIST.test(text));
+  const { presentsAList } = phrasesFor(languageOf(page));
+  const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !presentsAList.test(text));
   return aboutItself ? texts.filter((text) => !text || !compactKey(text).includes(title)) : texts;
 }
-
-/** "Below is a list of all of the modules…": the opening of a list, about its page whatever it names. */
-const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+following\s+(?:is|are)|this\s+(?:page|document)\s+(?:is|lists|contains|gives))\b.{0,40}\b(?:list|index|table|overview)\b/i;
 
 /**
  * Where the site says nothing about itself, the parts its home page groups its contents under:
@@ -130,7 +129,7 @@ const PRESENTS_A_LIST = /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+followin
 function partsSummary(name: string, home: PageFacts | null): string {
   // Top-level groups only: a caption over nested entries ("Collapsed") or over a language menu's
   // entries is not one of the site's parts.
-  const groups = [...new Set((home?.links ?? []).filter((link) => link.kind === 'toc' && link.group && link.depth === 0).map((link) => link.group!))];
+  const groups = [...new Set((home?.links ?? []).filter((link) => isEntry(link) && link.group && link.depth === 0).map((link) => link.group!))];
   if (groups.length < 3) return '';
   return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
 }
