@@ -64,7 +64,7 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const purpose = usable(statedPurpose);
   if (purpose) return ruled('description.purpose-line', cut(capitalize(purpose)));
   const meta = usable(signals.metaDescription);
-  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings])) return ruled('description.meta-description', cut(meta));
+  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings]) && !isCutCopy(meta, signals.paragraphs)) return ruled('description.meta-description', cut(meta));
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
@@ -131,6 +131,22 @@ export function isContentExcerpt(text: string, headings: ReadonlyArray<string | 
     return SIGN_RUNS_ON.test(rest) || (wordCount(clean) >= EXCERPT_HEADING_WORDS && RUNS_ON.test(rest));
   });
 }
+
+/**
+ * Whether a meta description is the opening of one of the page's paragraphs cut mid-sentence (a
+ * generator that copies the source's first line: "Opaque types in Zig have"): the paragraph,
+ * which goes on, says it whole.
+ */
+function isCutCopy(meta: string, paragraphs: readonly string[]): boolean {
+  if (SENTENCE_END.test(meta)) return false;
+  const key = compactKey(meta);
+  return key !== '' && paragraphs.some((paragraph) => {
+    const paragraphKey = compactKey(paragraph);
+    return paragraphKey.length > key.length && paragraphKey.startsWith(key);
+  });
+}
+
+const SENTENCE_END = /[.!?…:;]["'”’)]?$/u;
 
 /** What follows a heading run into its text: a permalink sign or nothing, then a capital. */
 const RUNS_ON = /^\s+(?:[#¶§]\s+)?\p{Lu}/u;

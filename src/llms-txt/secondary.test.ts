@@ -15,8 +15,16 @@ describe('secondary pages', () => {
     assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/misc/contributors.html']);
   });
 
-  test('a page about authoring or contributing is no list of people', () => {
-    for (const title of ['Authoring content', 'Contributing', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
+  test('a page about authoring is no list of people', () => {
+    for (const title of ['Authoring content', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
+  });
+
+  test("a guide for the project's contributors, or for moving up from an older version, is secondary", () => {
+    for (const title of ['Contributing', 'Contributing to Acme', 'How to contribute', 'Migrate to 14', 'Migrating from 0.x (v1) to v2', 'Migration guide from v3']) {
+      assert.equal(isSecondaryTitle(title, ENGLISH), true, title);
+    }
+    // Moving from another tool is what a new user reads first.
+    for (const title of ['Migrating from Gulp', 'Migrate to Acme from Jekyll', 'Migrations']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
   });
 });
 

@@ -1,5 +1,6 @@
 // Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search,
-// lists of the people behind the project.
+// lists of the people behind the project, guides for the project's contributors, guides for
+// moving up from an older version ("Migrating from 0.x to v2").
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
 import { languageOf } from './language.ts';
