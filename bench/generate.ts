@@ -6,7 +6,7 @@
 // (how long the job held the service's event loop at once) and the service's peak RSS, beside the peak of an idle
 // service on a new data folder (the embedded database's floor) and wget's crawl of the same site,
 // run before each service of the scenario compared with it (simple, without full text).
-// Run alone: node bench/generate.ts
+// Run alone: node bench/generate.ts; BENCH_GENERATE_SCENARIOS chooses scenarios (see chosenScenarios).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +36,18 @@ const SCENARIOS: Scenario[] = [
   { method: 'enhanced', showFullText: true },
 ];
 
+const scenarioName = (scenario: Scenario) => `${scenario.method}${scenario.showFullText ? ' + full text' : ''}`;
+
+/**
+ * The scenarios BENCH_GENERATE_SCENARIOS names (comma-separated, as the table names them:
+ * `simple,simple + full text`), all without it: alternating runs of two checkouts on a loaded
+ * machine need only the rows compared.
+ */
+function chosenScenarios(): Scenario[] {
+  const names = process.env.BENCH_GENERATE_SCENARIOS?.split(',').map((name) => name.trim());
+  return names ? SCENARIOS.filter((scenario) => names.includes(scenarioName(scenario))) : SCENARIOS;
+}
+
 /**
  * Services the simple scenario runs on, each after a run of wget: on a shared 2-core machine, wget
  * alone and a service's first job both vary severalfold within one session, so one of each against
@@ -56,7 +68,7 @@ export async function runGenerateBench(): Promise<GenerationMeasurement[]> {
     const floorMb = await idleFloor(work);
     const wgetRuns: Measurement[] = [];
     const results: GenerationMeasurement[] = [];
-    for (const scenario of SCENARIOS) {
+    for (const scenario of chosenScenarios()) {
       if (scenario.method !== 'simple' || scenario.showFullText) {
         results.push(...(await runScenario(scenario, site, model.baseURL, work)));
         continue;
@@ -68,6 +80,8 @@ export async function runGenerateBench(): Promise<GenerationMeasurement[]> {
       }
       results.push(...medianJobs(services));
     }
+    // The ratios need one run of wget at least, when the simple scenario was not among those run.
+    if (wgetRuns.length === 0) wgetRuns.push(runWget(site, work));
     printTable(results, median(wgetRuns), floorMb);
     return results;
   } finally {
@@ -91,7 +105,7 @@ function medianJobs(services: GenerationMeasurement[][]): GenerationMeasurement[
  */
 async function runScenario(scenario: Scenario, site: string, modelUrl: string, work: string): Promise<GenerationMeasurement[]> {
   const service = await startBenchService(work, { LLM_PROVIDER: 'openai-compatible', LLM_BASE_URL: modelUrl, LLM_MODEL: 'fake-model' });
-  const name = `${scenario.method}${scenario.showFullText ? ' + full text' : ''}`;
+  const name = scenarioName(scenario);
   const runs = scenario.method === 'simple' ? [name, `${name}, 2nd job`] : [name];
   const measured: GenerationMeasurement[] = [];
   try {

@@ -2,7 +2,7 @@
 // process of their own so that neither the service nor the load generator slows them down:
 // `node bench/isolation-sites.ts`. Prints one JSON line of origins once every server listens;
 // runs until killed.
-import { page, routes, startSite, type Handler } from '../src/crawl/test-support.ts';
+import { page, routes, startSite, type Handler } from '../src/testing/test-site.ts';
 
 /** How long a slow page takes to answer. */
 const SLOW_MS = 5000;

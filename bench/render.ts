@@ -4,7 +4,7 @@
 // tree's peak. Run alone: npm run bench -- render
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { startSite } from '../src/crawl/test-support.ts';
+import { startSite } from '../src/testing/test-site.ts';
 
 const PAGES = Number(process.env.RENDER_BENCH_PAGES ?? 100);
 

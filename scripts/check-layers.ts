@@ -14,7 +14,7 @@ export const LAYERS: Array<{ name: string; paths: string[] }> = [
   },
   { name: 'service frameworks (http, jobs)', paths: ['src/http/', 'src/jobs/'] },
   { name: 'libraries', paths: ['src/crawl/', 'src/llms-txt/', 'src/mail/', 'src/crypto/', 'src/client/'] },
-  { name: 'base', paths: ['src/db/', 'src/errors.ts', 'src/config.ts', 'src/clock.ts', 'src/shapes.ts'] },
+  { name: 'base', paths: ['src/db/', 'src/errors.ts', 'src/config.ts', 'src/config/', 'src/clock.ts', 'src/shapes.ts'] },
 ];
 
 const ROOT = normalize(join(import.meta.dirname, '..'));

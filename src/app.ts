@@ -2,6 +2,7 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { CredentialCache, listenForRevocations } from './auth/credential-cache.ts';
 import { callerIdentifier } from './auth/identify.ts';
+import type { Config } from './config.ts';
 import type { AppDeps } from './deps.ts';
 import type { CreditSummary } from './credits/ledger.ts';
 import { forgetOnRowChanges, ReadCache } from './db/read-cache.ts';
@@ -38,25 +39,7 @@ import { lintRoutes } from './lint/routes.ts';
 import { registerMetrics } from './metrics/routes.ts';
 
 export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logger'] = false): Promise<App> {
-  const { trustProxy, http: timeouts } = deps.config;
-  const app = Fastify({
-    logger,
-    bodyLimit: BODY_LIMITS.default,
-    // A client trickling its headers or body is closed when its time is up (Node looks every
-    // connectionsCheckingInterval, so within a quarter of the headers timeout after).
-    http: {
-      headersTimeout: timeouts.headersTimeoutMs,
-      requestTimeout: timeouts.requestTimeoutMs,
-      connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / 4),
-    },
-    requestTimeout: timeouts.requestTimeoutMs,
-    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
-    // Only the hops of our own proxies may be believed; otherwise any client could pick its own
-    // address and walk around the per-IP limits. A hop count is what proxy-addr does for a number
-    // (trust the `hops` nearest hops), spelled as a function because Fastify's types take no number.
-    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
-    frameworkErrors,
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  const app = createServer(deps.config, logger);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
@@ -101,4 +84,27 @@ export async function buildApp(deps: AppDeps, logger: FastifyServerOptions['logg
   await payments.registerPages?.(app, { webhookPath: API_PREFIX + STRIPE_WEBHOOK_ROUTE });
   await registerWebApp(app);
   return app;
+}
+
+/** The Fastify server with the service's limits: body size, client timeouts, trusted proxies. */
+function createServer(config: Config, logger: FastifyServerOptions['logger']): App {
+  const { trustProxy, http: timeouts } = config;
+  return Fastify({
+    logger,
+    bodyLimit: BODY_LIMITS.default,
+    // A client trickling its headers or body is closed when its time is up (Node looks every
+    // connectionsCheckingInterval, so within a quarter of the headers timeout after).
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: Math.ceil(timeouts.headersTimeoutMs / 4),
+    },
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    // Only the hops of our own proxies may be believed; otherwise any client could pick its own
+    // address and walk around the per-IP limits. A hop count is what proxy-addr does for a number
+    // (trust the `hops` nearest hops), spelled as a function because Fastify's types take no number.
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
+    frameworkErrors,
+  }).withTypeProvider<TypeBoxTypeProvider>();
 }

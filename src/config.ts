@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { boolean, ConfigError, decimal, integer, oneOf, url, type Env } from './config/env-values.ts';
+import { jwtSecret } from './config/jwt-secret.ts';
 
 /** Headless Chromium for `options.render` (crawl/render/browser-pool.ts). */
 export interface RenderSettings {
@@ -109,37 +109,6 @@ export interface RateLimits {
   publicPerIp: number;
 }
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a number from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function boolean(env: Env, name: string): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '' || raw === 'false' || raw === '0') return false;
-  if (raw === 'true' || raw === '1') return true;
-  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
-}
-
 /** TRUST_PROXY: false, a hop count, or a comma-separated list of proxy addresses or CIDR ranges. */
 function trustedProxies(env: Env): false | number | string[] {
   const raw = (env.TRUST_PROXY ?? '').trim();
@@ -155,71 +124,56 @@ function trustedProxies(env: Env): false | number | string[] {
   return entries;
 }
 
-/**
- * Secrets that are public knowledge: placeholders from examples and documentation. A production
- * JWT_SECRET must also use at least 16 distinct characters (a repeated or keyboard-walk string
- * of the right length is no secret).
- */
-const PLACEHOLDER_SECRETS = ['changeme', 'change-me', 'change_me', 'secret', 'your-secret', 'your_secret', 'jwt-secret', 'replace-me', 'test-secret-that-is-long-enough-for-hs256'];
-
-function isWeakSecret(secret: string): boolean {
-  const lowered = secret.toLowerCase();
-  return new Set(secret).size < 16 || PLACEHOLDER_SECRETS.some((placeholder) => lowered.includes(placeholder));
-}
-
-function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(allowed as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-/**
- * Without JWT_SECRET a random secret is made once and kept in the data folder, so tokens
- * survive restarts on a laptop; production must set it explicitly.
- */
-function jwtSecret(env: Env, dataDir: string, production: boolean): string {
-  const given = env.JWT_SECRET;
-  if (given) {
-    if (given.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
-    if (production && isWeakSecret(given)) {
-      throw new ConfigError('JWT_SECRET is a known placeholder or too simple (fewer than 16 distinct characters): make one with `openssl rand -base64 48`');
-    }
-    return given;
-  }
-  if (production) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
-}
-
 export function loadConfig(env: Env = process.env): Config {
   // Production is recognised by one spelling only; any other value is refused rather than taken
   // for a laptop (where the `local` payment pages would hand out credits).
   const production = oneOf(env, 'NODE_ENV', ['development', 'test', 'production'], 'development') === 'production';
   const port = integer(env, 'PORT', 3000, 0, 65535);
-  const host = env.HOST || '0.0.0.0';
   const dataDir = resolve(env.DATA_DIR || './data');
+  const payments = paymentSettings(env, production);
+  if (production && !env.SMTP_URL) {
+    // Without SMTP login codes would go to the log, readable by whoever reads the logs.
+    throw new ConfigError('SMTP_URL is required when NODE_ENV=production (login codes are sent by e-mail)');
+  }
+  const llm = llmSettings(env);
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    trustProxy: trustedProxies(env),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
+    dataDir,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    jwtSecret: jwtSecret(env, dataDir, production),
+    production,
+    ...payments,
+    llm,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'llms.txt service <no-reply@localhost>',
+    signupCredits: integer(env, 'SIGNUP_CREDITS', 20, 0, 1_000_000),
+    crawlAllowPrivate: boolean(env, 'CRAWL_ALLOW_PRIVATE'),
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    rateLimits: rateLimits(env),
+    rateLimitNamespace: env.RATE_LIMIT_NAMESPACE || 'llmstxt-rate-limit-',
+    jobs: jobSettings(env),
+    ...webhookSettings(env),
+    schedules: {
+      concurrency: integer(env, 'SCHEDULE_CONCURRENCY', 4, 1, 64),
+      // Under the 15-minute lease of a claimed schedule, so a check never outlives its lease.
+      checkBudgetMs: Math.round(decimal(env, 'SCHEDULE_CHECK_SECONDS', 120, 0.5, 600) * 1000),
+    },
+    http: httpTimeouts(env),
+    hostedFileCacheBytes: integer(env, 'HOSTED_FILE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
+    generation: {
+      secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
+      threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
+    },
+    render: renderSettings(env),
+    metrics: metricsSettings(env, port),
+  };
+}
+
+function paymentSettings(env: Env, production: boolean): Pick<Config, 'paymentProvider' | 'stripeSecretKey' | 'stripeWebhookSecret'> {
   const stripeSecretKey = env.STRIPE_SECRET_KEY || null;
   const paymentProvider = oneOf(env, 'PAYMENT_PROVIDER', ['local', 'stripe'], stripeSecretKey ? 'stripe' : 'local');
   if (paymentProvider === 'stripe' && (!stripeSecretKey || !env.STRIPE_WEBHOOK_SECRET)) {
@@ -229,72 +183,50 @@ export function loadConfig(env: Env = process.env): Config {
     // Anyone can "pay" on the local provider's pages: it is for laptops and tests only.
     throw new ConfigError('PAYMENT_PROVIDER=local is not allowed when NODE_ENV=production: set the Stripe keys');
   }
-  if (production && !env.SMTP_URL) {
-    // Without SMTP login codes would go to the log, readable by whoever reads the logs.
-    throw new ConfigError('SMTP_URL is required when NODE_ENV=production (login codes are sent by e-mail)');
-  }
-  const llmProvider = oneOf(env, 'LLM_PROVIDER', ['none', 'openai-compatible', 'anthropic'], 'none');
-  const llmBaseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
-  if (llmProvider === 'openai-compatible' && !llmBaseUrl) {
+  return { paymentProvider, stripeSecretKey, stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null };
+}
+
+function llmSettings(env: Env): Config['llm'] {
+  const provider = oneOf(env, 'LLM_PROVIDER', ['none', 'openai-compatible', 'anthropic'], 'none');
+  const baseUrl = url(env, 'LLM_BASE_URL', ['http:', 'https:']);
+  if (provider === 'openai-compatible' && !baseUrl) {
     throw new ConfigError('LLM_PROVIDER=openai-compatible needs LLM_BASE_URL');
   }
-  if (llmProvider !== 'none' && !env.LLM_MODEL) {
-    throw new ConfigError(`LLM_PROVIDER=${llmProvider} needs LLM_MODEL`);
+  if (provider !== 'none' && !env.LLM_MODEL) {
+    throw new ConfigError(`LLM_PROVIDER=${provider} needs LLM_MODEL`);
   }
   return {
-    port,
-    host,
-    trustProxy: trustedProxies(env),
-    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`,
-    dataDir,
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
-    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
-    jwtSecret: jwtSecret(env, dataDir, production),
-    production,
-    paymentProvider,
-    stripeSecretKey,
-    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
-    llm: {
-      provider: llmProvider,
-      baseUrl: llmBaseUrl,
-      apiKey: env.LLM_API_KEY || null,
-      model: env.LLM_MODEL || null,
-      timeoutMs: integer(env, 'LLM_TIMEOUT_SECONDS', 60, 1, 600) * 1000,
-    },
-    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
-    mailFrom: env.MAIL_FROM || 'llms.txt service <no-reply@localhost>',
-    signupCredits: integer(env, 'SIGNUP_CREDITS', 20, 0, 1_000_000),
-    crawlAllowPrivate: boolean(env, 'CRAWL_ALLOW_PRIVATE'),
-    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-    rateLimits: {
-      perCaller: integer(env, 'RATE_LIMIT_PER_CALLER', 300, 1, 1_000_000),
-      jobStarts: integer(env, 'RATE_LIMIT_JOB_STARTS', 60, 1, 1_000_000),
-      publicPerIp: integer(env, 'RATE_LIMIT_PUBLIC_PER_IP', 60, 1, 1_000_000),
-    },
-    rateLimitNamespace: env.RATE_LIMIT_NAMESPACE || 'llmstxt-rate-limit-',
-    jobs: {
-      concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
-      leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 1, 3600),
-      maxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 3, 1, 10),
-      pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
-      perAccount: integer(env, 'JOBS_PER_ACCOUNT', 3, 1, 1000),
-    },
+    provider,
+    baseUrl,
+    apiKey: env.LLM_API_KEY || null,
+    model: env.LLM_MODEL || null,
+    timeoutMs: integer(env, 'LLM_TIMEOUT_SECONDS', 60, 1, 600) * 1000,
+  };
+}
+
+function rateLimits(env: Env): RateLimits {
+  return {
+    perCaller: integer(env, 'RATE_LIMIT_PER_CALLER', 300, 1, 1_000_000),
+    jobStarts: integer(env, 'RATE_LIMIT_JOB_STARTS', 60, 1, 1_000_000),
+    publicPerIp: integer(env, 'RATE_LIMIT_PUBLIC_PER_IP', 60, 1, 1_000_000),
+  };
+}
+
+function jobSettings(env: Env): JobSettings {
+  return {
+    concurrency: integer(env, 'WORKER_CONCURRENCY', 2, 1, 64),
+    leaseSeconds: integer(env, 'JOB_LEASE_SECONDS', 30, 1, 3600),
+    maxAttempts: integer(env, 'JOB_MAX_ATTEMPTS', 3, 1, 10),
+    pollSeconds: decimal(env, 'JOB_POLL_SECONDS', 0.5, 0.5, 60),
+    perAccount: integer(env, 'JOBS_PER_ACCOUNT', 3, 1, 1000),
+  };
+}
+
+function webhookSettings(env: Env): Pick<Config, 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookConcurrencyPerAccount'> {
+  return {
     webhookTimeoutMs: Math.round(decimal(env, 'WEBHOOK_TIMEOUT_SECONDS', 10, 0.1, 60) * 1000),
-    schedules: {
-      concurrency: integer(env, 'SCHEDULE_CONCURRENCY', 4, 1, 64),
-      // Under the 15-minute lease of a claimed schedule, so a check never outlives its lease.
-      checkBudgetMs: Math.round(decimal(env, 'SCHEDULE_CHECK_SECONDS', 120, 0.5, 600) * 1000),
-    },
     webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 50, 1, 1000),
     webhookConcurrencyPerAccount: integer(env, 'WEBHOOK_CONCURRENCY_PER_ACCOUNT', 5, 1, 1000),
-    http: httpTimeouts(env),
-    hostedFileCacheBytes: integer(env, 'HOSTED_FILE_CACHE_MB', 64, 0, 65_536) * 1024 * 1024,
-    generation: {
-      secondsPerPage: decimal(env, 'GENERATION_SECONDS_PER_PAGE', 1, 0.001, 3600),
-      threadMemoryMb: integer(env, 'GENERATION_THREAD_MEMORY_MB', 1024, 16, 65_536),
-    },
-    render: renderSettings(env),
-    metrics: metricsSettings(env, port),
   };
 }
 

@@ -5,10 +5,10 @@
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import { systemClock } from './clock.ts';
-import { ConfigError, loadConfig, startupWarnings } from './config.ts';
+import { loadConfig, startupWarnings } from './config.ts';
+import { ConfigError } from './config/env-values.ts';
 import { openDatabase } from './db/database.ts';
 import { startJobRuntime } from './job-runtime.ts';
-import { loadTokenCounter } from './llms-txt/index.ts';
 import { serveMetricsPort } from './metrics/routes.ts';
 
 function onSignals(stop: () => Promise<void>): void {
@@ -25,7 +25,6 @@ async function main(argv: string[]): Promise<void> {
   if (role !== 'serve' && role !== 'worker') throw new ConfigError(`unknown command "${role}": use serve or worker`);
   const config = loadConfig();
   const runWorkers = role === 'worker' || !flags.includes('--no-worker');
-  const tokenizer = runWorkers ? preloadTokenizer() : null;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const deps = { config, database, clock: systemClock };
 
@@ -39,7 +38,6 @@ async function main(argv: string[]): Promise<void> {
       await jobs.stop();
       await database.close();
     });
-    await preloaded(tokenizer, log);
     log.info(`worker running (database: ${database.kind}, Node ${process.version})`);
     return;
   }
@@ -50,27 +48,8 @@ async function main(argv: string[]): Promise<void> {
     await app.close();
     await database.close();
   });
-  await preloaded(tokenizer, app.log);
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`llms.txt service on ${config.publicUrl} (database: ${database.kind}, Node ${process.version}, API reference: ${config.publicUrl}/docs)`);
-}
-
-/**
- * A process that runs jobs loads the tokenizer every completed job counts its files with while its
- * database opens, not during its first job (compiling the module and building its tables would
- * hold that job's event loop); once loaded it stays loaded either way. Resolves to why it
- * could not be loaded, if it could not: the first job then tries again, and fails with the reason.
- */
-function preloadTokenizer(): Promise<unknown> {
-  return loadTokenCounter().then(
-    () => null,
-    (error: unknown) => error,
-  );
-}
-
-async function preloaded(tokenizer: Promise<unknown> | null, log: Pick<pino.Logger, 'warn'>): Promise<void> {
-  const error = await tokenizer;
-  if (error) log.warn({ err: error }, 'the tokenizer could not be loaded ahead of the first job');
 }
 
 main(process.argv.slice(2)).catch((error) => {

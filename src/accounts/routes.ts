@@ -5,8 +5,9 @@ import type { PaymentProvider } from '../billing/provider.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
-import { errorAnswers, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
+import { IsoDate, Nullable } from '../shapes.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import { createAccount, deleteAccount, getAccount, updateProfile, type Account } from './accounts.ts';
 
 const Name = (min: number, max: number) => Type.String({ minLength: min, maxLength: max, pattern: '\\S' });
@@ -58,10 +59,15 @@ const accountView = (a: Account) => ({
   createdAt: a.createdAt.toISOString(),
 });
 
-export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments: PaymentProvider; credentials: CredentialCache }> = async (
-  app,
-  { db, config, payments, credentials },
-) => {
+type Deps = { db: Database; config: Config; payments: PaymentProvider; credentials: CredentialCache };
+
+export const accountRoutes: RoutePlugin<Deps> = async (app, deps) => {
+  signUpRoute(app, deps);
+  profileRoutes(app, deps.db);
+  deleteRoute(app, deps);
+};
+
+function signUpRoute(app: App, { db, config }: Deps) {
   app.post(
     '/accounts',
     {
@@ -82,6 +88,10 @@ export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments
     },
   );
 
+}
+
+/** The calling account as it is, and its profile changed. */
+function profileRoutes(app: App, db: Database) {
   app.get(
     '/accounts/me',
     {
@@ -125,6 +135,9 @@ export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments
     },
   );
 
+}
+
+function deleteRoute(app: App, { db, payments, credentials }: Deps) {
   app.delete(
     '/accounts',
     {
@@ -143,4 +156,4 @@ export const accountRoutes: RoutePlugin<{ db: Database; config: Config; payments
       return { success: true, message: messages.accountDeleted };
     },
   );
-};
+}

@@ -3,7 +3,8 @@ import type { CredentialCache } from '../auth/credential-cache.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { errorAnswers, Id, IsoDate, Nullable, SuccessMessage } from '../http/schemas.ts';
+import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
+import { Id, IsoDate, Nullable } from '../shapes.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { createApiKey, listApiKeys, MAX_API_KEYS_PER_ACCOUNT, revokeApiKey, type ApiKeySummary } from './api-keys.ts';
 

@@ -5,21 +5,32 @@ import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { sendLoginCode, verifyLoginCode } from './email-login.ts';
 import { revokeAllRefreshTokens, rotateRefreshToken, startSession, TokenSet } from './tokens.ts';
 
 const TokenResponse = Type.Object({ success: Type.Boolean(), message: Type.String(), tokens: TokenSet });
 
-export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; mailer: Mailer }> = async (app, { db, clock, config, mailer }) => {
-  const tokens = { db, clock, jwtSecret: config.jwtSecret };
-  const perIp = { max: config.rateLimits.publicPerIp, keyGenerator: (r: { ip: string }) => r.ip };
+type Deps = { db: Database; clock: Clock; config: Config; mailer: Mailer };
 
+export const authRoutes: RoutePlugin<Deps> = async (app, deps) => {
+  apiKeyLoginRoute(app, deps);
+  emailLoginRoutes(app, deps);
+  sessionRoutes(app, deps);
+};
+
+/** The public auth endpoints' limit: requests per minute per IP. */
+const perIp = (config: Config) => ({ max: config.rateLimits.publicPerIp, keyGenerator: (r: { ip: string }) => r.ip });
+
+const sessionTokens = ({ db, clock, config }: Deps) => ({ db, clock, jwtSecret: config.jwtSecret });
+
+function apiKeyLoginRoute(app: App, deps: Deps) {
+  const tokens = sessionTokens(deps);
   app.post(
     '/auth/login',
     {
-      config: { auth: 'apiKey', rateLimit: perIp },
+      config: { auth: 'apiKey', rateLimit: perIp(deps.config) },
       schema: {
         tags: ['Auth'],
         summary: 'Exchange an API key for an access token and a refresh token',
@@ -33,12 +44,18 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
     }),
   );
 
+}
+
+/** A login code sent by e-mail, and exchanged for a session. */
+function emailLoginRoutes(app: App, deps: Deps) {
+  const { db, clock, mailer } = deps;
+  const tokens = sessionTokens(deps);
   const EmailBody = { email: Type.String({ format: 'email', maxLength: 254 }) };
 
   app.post(
     '/auth/login/email',
     {
-      config: { rateLimit: perIp },
+      config: { rateLimit: perIp(deps.config) },
       schema: {
         tags: ['Auth'],
         summary: 'Send a 6-digit login code to the address, valid 10 minutes (always 202: no account enumeration)',
@@ -55,7 +72,7 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
   app.post(
     '/auth/login/verify',
     {
-      config: { rateLimit: perIp },
+      config: { rateLimit: perIp(deps.config) },
       schema: {
         tags: ['Auth'],
         summary: 'Exchange an e-mailed login code for an access token and a refresh token',
@@ -69,10 +86,16 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
     },
   );
 
+}
+
+/** A session renewed, or ended. */
+function sessionRoutes(app: App, deps: Deps) {
+  const { db, clock } = deps;
+  const tokens = sessionTokens(deps);
   app.post(
     '/auth/refresh',
     {
-      config: { rateLimit: perIp },
+      config: { rateLimit: perIp(deps.config) },
       schema: {
         tags: ['Auth'],
         summary: 'Rotate a refresh token: the one sent is spent, a new set is returned',
@@ -104,4 +127,4 @@ export const authRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Confi
       return { success: true, message: messages.loggedOut };
     },
   );
-};
+}

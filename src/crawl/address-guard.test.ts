@@ -10,7 +10,7 @@ import {
   createGuardedLookup,
   type ResolvedAddress,
 } from './address-guard.ts';
-import { startSite, type TestSite } from './test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 import { crawlMessages } from '../errors.ts';
 
 describe('classifyAddress', () => {

@@ -4,7 +4,7 @@ import { crawlSite, type CrawlSiteOptions } from './crawler.ts';
 import { createFetcher, type Fetcher } from './fetcher.ts';
 import { scopeOf } from './normalize-url.ts';
 import { ALLOW_ALL, parseRobotsTxt } from './robots.ts';
-import { page, startSite, type TestSite } from './test-support.ts';
+import { page, startSite, type TestSite } from '../testing/test-site.ts';
 
 describe('crawlSite', () => {
   let site: TestSite;

@@ -3,8 +3,9 @@
 // fetcher; a handler per page reports it (unless noindex or a canonical duplicate) and
 // queues its in-scope links.
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
-import { FetchError, type Fetcher, type FetchResponse, type ResponseBody } from './fetcher.ts';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { FetchError } from './fetch-error.ts';
+import type { Fetcher, FetchResponse, ResponseBody } from './fetcher.ts';
 import { extractLinks, headerRobotsDirectives, type ExtractOptions as LinkOptions, type PageLinks } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
 import { scopeMatcher, scopeOf, type Scope } from './normalize-url.ts';
@@ -76,145 +77,179 @@ export function isHtmlContentType(contentType: string | null): boolean {
 }
 
 export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult> {
-  const limits = { ...DEFAULT_CRAWL_LIMITS, ...options.limits };
-  const { fetcher, robots } = options;
-  let inScope = scopeMatcher(options.scope);
-  const paths = options.paths ?? pathMatcher(NO_PATH_FILTERS);
-  const known = options.known ?? new Set<string>();
-  const maxFetches = Math.max(options.maxUrls * limits.fetchesPerUrl, options.maxUrls + 10);
-  fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
+  return new SiteCrawl(options).run();
+}
 
-  // One pool with a cap: visits run in the order their URLs were found (breadth first).
-  const limit = pLimit(Math.max(1, limits.concurrencyPerHost));
-  // Links the start page gives wait for it: its redirect and links decide what is fetched next.
-  let firstLinks: string[] | null = [];
-  let outstanding = 0;
-  let failure: unknown = null;
-  let finish!: () => void;
-  const finished = new Promise<void>((resolve) => (finish = resolve));
-  const seen = new Set<string>([options.startUrl]);
-  const reported = new Set<string>();
-  const urls: string[] = [];
-  const warnings: string[] = [];
-  let errors = 0;
-  let fetched = 0;
-  let stoppedBy: CrawlStop | null = null;
-  let startError: FetchError | null = null;
+/** One crawl's state: what was seen, reported and fetched, and how it stopped. */
+class SiteCrawl {
+  private readonly options: CrawlSiteOptions;
+  private readonly limits: CrawlLimits;
+  private inScope: (url: string) => boolean;
+  private readonly paths: PathMatcher;
+  private readonly known: ReadonlySet<string>;
+  private readonly maxFetches: number;
+  /** One pool with a cap: visits run in the order their URLs were found (breadth first). */
+  private readonly limit: LimitFunction;
+  /** Links the start page gives wait for it: its redirect and links decide what is fetched next. */
+  private firstLinks: string[] | null = [];
+  private outstanding = 0;
+  private failure: unknown = null;
+  private finish!: () => void;
+  private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
+  private readonly seen: Set<string>;
+  private readonly reported = new Set<string>();
+  private readonly urls: string[] = [];
+  private readonly warnings: string[] = [];
+  private errors = 0;
+  private fetched = 0;
+  private stoppedBy: CrawlStop | null = null;
+  private startError: FetchError | null = null;
+  /** Aborts requests in flight when the crawl stops early (maxUrls, caller's signal). */
+  private readonly stopController = new AbortController();
 
-  // Aborts requests in flight when the crawl stops early (maxUrls, caller's signal).
-  const stopController = new AbortController();
-  setMaxListeners(0, stopController.signal); // one listener per request in flight
-  const stop = (reason: CrawlStop) => {
-    stoppedBy ??= reason;
-    stopController.abort();
-  };
-  const onOuterAbort = () => stop('aborted');
-  if (options.signal?.aborted) stop('aborted');
-  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  constructor(options: CrawlSiteOptions) {
+    this.options = options;
+    this.limits = { ...DEFAULT_CRAWL_LIMITS, ...options.limits };
+    this.inScope = scopeMatcher(options.scope);
+    this.paths = options.paths ?? pathMatcher(NO_PATH_FILTERS);
+    this.known = options.known ?? new Set<string>();
+    this.maxFetches = Math.max(options.maxUrls * this.limits.fetchesPerUrl, options.maxUrls + 10);
+    this.limit = pLimit(Math.max(1, this.limits.concurrencyPerHost));
+    this.seen = new Set<string>([options.startUrl]);
+    setMaxListeners(0, this.stopController.signal); // one listener per request in flight
+    options.fetcher.pace(Math.max(this.limits.delayMs, options.robots.crawlDelayMs));
+  }
+
+  async run(): Promise<CrawlResult> {
+    const { signal, startUrl, startResponse } = this.options;
+    const onOuterAbort = () => this.stop('aborted');
+    if (signal?.aborted) this.stop('aborted');
+    signal?.addEventListener('abort', onOuterAbort, { once: true });
+    try {
+      await this.visit(startUrl, startResponse);
+      const links = this.firstLinks ?? [];
+      this.firstLinks = null;
+      if (this.stoppedBy === null) for (const url of links) this.schedule(url);
+      if (this.outstanding > 0) await this.finished;
+      if (this.failure !== null) throw this.failure;
+    } finally {
+      signal?.removeEventListener('abort', onOuterAbort);
+      this.stopController.abort();
+    }
+    const { urls, fetched, startError, warnings, errors } = this;
+    if (errors > MAX_ERROR_WARNINGS) warnings.push(`${errors} pages could not be fetched (first ${MAX_ERROR_WARNINGS} shown)`);
+    return { urls, fetched, stoppedBy: this.stoppedBy ?? 'done', startError, warnings };
+  }
+
+  private stop(reason: CrawlStop) {
+    this.stoppedBy ??= reason;
+    this.stopController.abort();
+  }
 
   /** A visit in the pool; one stopped crawl lets the visits waiting their turn go by unvisited. */
-  function schedule(url: string) {
-    outstanding++;
-    limit(() => (stoppedBy === null ? visit(url) : undefined))
+  private schedule(url: string) {
+    this.outstanding++;
+    this.limit(() => (this.stoppedBy === null ? this.visit(url) : undefined))
       .catch((error: unknown) => {
-        failure ??= error;
-        stop('aborted');
+        this.failure ??= error;
+        this.stop('aborted');
       })
       .finally(() => {
-        if (--outstanding === 0) finish();
+        if (--this.outstanding === 0) this.finish();
       });
   }
 
   /** True when the page is one the job lists (new, or known from a sitemap) for the first time. */
-  function report(url: string): boolean {
-    if (reported.has(url) || stoppedBy !== null || !paths.listed(url)) return false;
-    reported.add(url);
-    if (known.has(url)) return true;
-    urls.push(url);
-    options.onUrl?.(url);
-    if (urls.length >= options.maxUrls) stop('maxUrls');
+  private report(url: string): boolean {
+    if (this.reported.has(url) || this.stoppedBy !== null || !this.paths.listed(url)) return false;
+    this.reported.add(url);
+    if (this.known.has(url)) return true;
+    this.urls.push(url);
+    this.options.onUrl?.(url);
+    if (this.urls.length >= this.options.maxUrls) this.stop('maxUrls');
     return true;
   }
 
   /** `written`: the link as the page wrote it, when normalising changed it; robots.txt must allow both. */
-  function enqueue(url: string, written?: string) {
-    if (seen.has(url) || !inScope(url) || !paths.fetchable(url) || (firstLinks?.length ?? limit.pendingCount) >= limits.maxQueuedUrls) return;
-    seen.add(url);
+  private enqueue(url: string, written?: string) {
+    const { robots } = this.options;
+    if (this.seen.has(url) || !this.inScope(url) || !this.paths.fetchable(url)) return;
+    if ((this.firstLinks?.length ?? this.limit.pendingCount) >= this.limits.maxQueuedUrls) return;
+    this.seen.add(url);
     const query = url.indexOf('?');
     if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;
     if (written !== undefined && !robots.isAllowed(written)) return;
-    if (firstLinks) firstLinks.push(url);
-    else schedule(url);
+    if (this.firstLinks) this.firstLinks.push(url);
+    else this.schedule(url);
   }
 
-  async function visit(url: string, prefetched?: FetchResponse) {
-    let res = prefetched;
-    if (!res) {
-      if (fetched >= maxFetches) return stop('fetchBudget');
-      fetched++;
-      try {
-        res = await fetcher.fetch(url, { signal: stopController.signal, wantBody: isHtmlContentType });
-      } catch (err) {
-        if (stoppedBy !== null) return;
-        const error = err instanceof FetchError ? err : new FetchError('CONNECTION', String(err), url);
-        if (url === options.startUrl) startError = error;
-        if (++errors <= MAX_ERROR_WARNINGS) warnings.push(error.message.includes(url) ? error.message : `${url}: ${error.message}`);
-        return;
-      }
+  /** The URL's response, or undefined when the budget is spent or the fetch failed (a warning then). */
+  private async fetch(url: string): Promise<FetchResponse | undefined> {
+    if (this.fetched >= this.maxFetches) {
+      this.stop('fetchBudget');
+      return;
     }
-    if (stoppedBy !== null) return;
+    this.fetched++;
+    try {
+      return await this.options.fetcher.fetch(url, { signal: this.stopController.signal, wantBody: isHtmlContentType });
+    } catch (err) {
+      if (this.stoppedBy !== null) return;
+      const error = err instanceof FetchError ? err : new FetchError('CONNECTION', String(err), url);
+      if (url === this.options.startUrl) this.startError = error;
+      if (++this.errors <= MAX_ERROR_WARNINGS) this.warnings.push(error.message.includes(url) ? error.message : `${url}: ${error.message}`);
+    }
+  }
+
+  /** True when the response is an HTML page this crawl reads (a redirect's target taken as seen). */
+  private isPageToRead(url: string, res: FetchResponse): boolean {
     const finalUrl = res.url;
     if (finalUrl !== url) {
       // A redirect: the target stands for this URL, unless it leaves the site or is
       // reached (or about to be) on its own.
-      if (!inScope(finalUrl) || !robots.isAllowed(finalUrl) || (seen.has(finalUrl) && url !== options.startUrl)) return;
-      seen.add(finalUrl);
+      if (!this.inScope(finalUrl) || !this.options.robots.isAllowed(finalUrl)) return false;
+      if (this.seen.has(finalUrl) && url !== this.options.startUrl) return false;
+      this.seen.add(finalUrl);
     }
     if (res.status < 200 || res.status > 299) {
-      if (url === options.startUrl) warnings.push(`Start page ${url} answered ${res.status}`);
-      return;
+      if (url === this.options.startUrl) this.warnings.push(`Start page ${url} answered ${res.status}`);
+      return false;
     }
-    if (res.bodySkipped || !isHtmlContentType(res.contentType)) return;
-    if (res.contentType === null && !/^\s*</.test(res.text())) return;
+    if (res.bodySkipped || !isHtmlContentType(res.contentType)) return false;
+    return res.contentType !== null || /^\s*</.test(res.text());
+  }
 
+  private async visit(url: string, prefetched?: FetchResponse): Promise<void> {
+    const res = prefetched ?? (await this.fetch(url));
+    if (!res || this.stoppedBy !== null || !this.isPageToRead(url, res)) return;
+    const finalUrl = res.url;
+    const { limits, options } = this;
     const page = await (options.readLinks ?? readLinksOnEventLoop)(res, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
-    if (page.refresh !== null && page.refresh !== finalUrl && !seen.has(page.refresh) && robots.isAllowed(page.refresh)) {
-      // A meta refresh forwards like a redirect. From the start page it also moves the job's scope
-      // to the target's folder: a home page forwarding to /en/ keeps the job in one language.
-      if (url !== options.startUrl) return enqueue(page.refresh);
-      if (!inScope(page.refresh)) return;
-      inScope = scopeMatcher(scopeOf(page.refresh));
-      seen.add(page.refresh);
-      return visit(page.refresh);
+    if (page.refresh !== null && page.refresh !== finalUrl && !this.seen.has(page.refresh) && options.robots.isAllowed(page.refresh)) {
+      return this.followRefresh(url, page.refresh);
     }
     const fromHeader = headerRobotsDirectives(res.headers['x-robots-tag']);
-    const noindex = page.noindex || fromHeader.noindex;
-    const nofollow = page.nofollow || fromHeader.nofollow;
-
     let reportAs = finalUrl;
     const canonical = page.canonical;
-    if (canonical !== null && canonical !== finalUrl && inScope(canonical) && robots.isAllowed(canonical)) {
+    if (canonical !== null && canonical !== finalUrl && this.inScope(canonical) && options.robots.isAllowed(canonical)) {
       // A duplicate of its canonical page: reported as that URL, which then needs no fetch.
       reportAs = canonical;
-      seen.add(canonical);
+      this.seen.add(canonical);
     }
-    if (!nofollow) for (const link of page.links) enqueue(link, page.writtenAs.get(link));
-    if (!noindex && report(reportAs) && options.onPage) {
+    if (!(page.nofollow || fromHeader.nofollow)) for (const link of page.links) this.enqueue(link, page.writtenAs.get(link));
+    if (!(page.noindex || fromHeader.noindex) && this.report(reportAs) && options.onPage) {
       await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, body: res.body, text: res.text, title: page.title });
     }
   }
 
-  try {
-    await visit(options.startUrl, options.startResponse);
-    const links = firstLinks;
-    firstLinks = null;
-    if (stoppedBy === null) for (const url of links) schedule(url);
-    if (outstanding > 0) await finished;
-    if (failure !== null) throw failure;
-  } finally {
-    options.signal?.removeEventListener('abort', onOuterAbort);
-    stopController.abort();
+  /**
+   * A meta refresh forwards like a redirect. From the start page it also moves the job's scope
+   * to the target's folder: a home page forwarding to /en/ keeps the job in one language.
+   */
+  private followRefresh(url: string, target: string): Promise<void> | void {
+    if (url !== this.options.startUrl) return this.enqueue(target);
+    if (!this.inScope(target)) return;
+    this.inScope = scopeMatcher(scopeOf(target));
+    this.seen.add(target);
+    return this.visit(target);
   }
-  if (errors > MAX_ERROR_WARNINGS) warnings.push(`${errors} pages could not be fetched (first ${MAX_ERROR_WARNINGS} shown)`);
-  return { urls, fetched, stoppedBy: stoppedBy ?? 'done', startError, warnings };
 }

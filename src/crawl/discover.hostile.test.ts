@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { discover, DiscoveryError, type DiscoveryResult } from './discover.ts';
 import type { CrawledPage } from './crawler.ts';
-import { gzipBomb, page, routes, startSite, type Handler, type TestSite } from './test-support.ts';
+import { gzipBomb, page, routes, startSite, type Handler, type TestSite } from '../testing/test-site.ts';
 
 const allowPrivate = { allowPrivate: true };
 const sites: TestSite[] = [];

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discover, DiscoveryError, type DiscoveryResult } from './discover.ts';
-import { page, routes, startSite, type TestSite } from './test-support.ts';
+import { page, routes, startSite, type TestSite } from '../testing/test-site.ts';
 
 async function expectRefused(promise: Promise<DiscoveryResult>, message: string): Promise<void> {
   const err = await promise.then(

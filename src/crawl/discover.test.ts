@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { discover, type DiscoveredUrl } from './discover.ts';
 import type { CrawledPage } from './crawler.ts';
-import { page, routes, startSite, type TestSite } from './test-support.ts';
+import { page, routes, startSite, type TestSite } from '../testing/test-site.ts';
 
 const allowPrivate = { allowPrivate: true };
 

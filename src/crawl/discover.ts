@@ -2,15 +2,16 @@
 // the link crawler fills up to maxUrls. One fetcher, one robots.txt and one time budget
 // per job; the site's own failures become warnings, except when the site cannot be
 // reached at all, which ends the job with a clear error.
-import { setMaxListeners } from 'node:events';
-import { createFetcher, FetchError, type Fetcher, type FetchResponse } from './fetcher.ts';
+import { FetchError } from './fetch-error.ts';
+import { createFetcher, type Fetcher, type FetchResponse } from './fetcher.ts';
 import { crawlSite, isHtmlContentType, type CrawledPage, type ReadLinks } from './crawler.ts';
 import type { GuardOptions } from './address-guard.ts';
 import { resolveLimits, type CrawlLimits } from './limits.ts';
 import { isInScope, normalizeUrl, scopeOf, type Scope } from './normalize-url.ts';
-import { NO_PATH_FILTERS, pathMatcher, type PathFilters } from './path-filter.ts';
+import { NO_PATH_FILTERS, pathMatcher, type PathFilters, type PathMatcher } from './path-filter.ts';
 import { DISALLOW_ALL, loadRobots, type Robots } from './robots.ts';
 import { collectSitemapUrls } from './sitemaps.ts';
+import { timeBudget } from './time-budget.ts';
 
 export type DiscoveryMode = 'full' | 'sitemap' | 'crawl';
 
@@ -74,92 +75,125 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
   const limits = resolveLimits(deps.limits);
   const start = normalizeUrl(startUrl.trim(), undefined, limits.maxUrlLength);
   if (!start) throw new DiscoveryError('INVALID_URL', `Not an http(s) URL: ${startUrl.slice(0, 200)}`);
-  const maxUrls = Math.max(0, Math.floor(options.maxUrls));
-
   const fetcher = deps.fetcher ?? createFetcher({ ...deps, limits });
-  const budget = new AbortController();
-  setMaxListeners(0, budget.signal);
-  const timer = setTimeout(() => budget.abort(), limits.jobTimeoutMs);
-  const onCallerAbort = () => budget.abort();
-  if (options.signal?.aborted) budget.abort();
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-  const signal = budget.signal;
-
-  const urls: DiscoveredUrl[] = [];
-  const warnings: string[] = [];
-  const warn = (message: string | null) => {
-    if (message && warnings.length < MAX_WARNINGS) warnings.push(message);
-  };
-  const found = (entry: DiscoveredUrl) => {
-    urls.push(entry);
-    options.onProgress?.(urls.length);
-  };
-  const stats = { sitemapFiles: 0, pagesFetched: 0, timedOut: false };
-
-  const paths = pathMatcher(options.paths ?? NO_PATH_FILTERS);
-  const wholeHost = (options.paths?.includePaths.length ?? 0) > 0;
+  const budget = timeBudget(limits.jobTimeoutMs, options.signal);
+  const run = newRun(start, options, fetcher, limits, budget.signal);
   try {
-    const site = await openSite(start, fetcher, limits, signal, warn, wholeHost, options.onRobots);
-    const { scope, robots, startResponse } = site;
-    fetcher.pace(Math.max(limits.delayMs, robots.crawlDelayMs));
-
-    if (options.mode !== 'crawl' && urls.length < maxUrls && !signal.aborted) {
-      const sitemaps = await collectSitemapUrls({
-        fetcher,
-        origin: site.origin,
-        scope,
-        robotsSitemaps: robots.sitemaps,
-        maxUrls,
-        isAllowed: (url) => robots.isAllowed(url) && paths.listed(url),
-        limits,
-        signal,
-        onUrl: (entry) => found({ url: entry.url, source: 'sitemap', lastModified: entry.lastModified }),
-      });
-      stats.sitemapFiles = sitemaps.files;
-      sitemaps.warnings.forEach(warn);
-    }
-
+    const site = await openSite(start, fetcher, limits, run.signal, run.warn, run.wholeHost, options.onRobots);
+    fetcher.pace(Math.max(limits.delayMs, site.robots.crawlDelayMs));
+    if (options.mode !== 'crawl' && run.urls.length < run.maxUrls && !run.signal.aborted) await readSitemaps(run, site);
     let failure: FetchError | null = site.failure;
     // Without a start page (disallowed, or it failed above) the link crawler has nowhere to begin.
-    if (options.mode !== 'sitemap' && urls.length < maxUrls && !signal.aborted && startResponse) {
-      const crawl = await crawlSite({
-        fetcher,
-        startUrl: start,
-        startResponse,
-        scope,
-        robots,
-        maxUrls: maxUrls - urls.length,
-        known: new Set(urls.map((u) => u.url)),
-        limits,
-        signal,
-        onUrl: (url) => found({ url, source: 'crawl', lastModified: null }),
-        onPage: options.onPage,
-        readLinks: options.readLinks,
-        paths,
-      });
-      stats.pagesFetched = crawl.fetched + 1;
-      failure ??= crawl.startError;
-      crawl.warnings.forEach(warn);
+    if (options.mode !== 'sitemap' && run.urls.length < run.maxUrls && !run.signal.aborted && site.startResponse) {
+      failure ??= await crawlLinks(run, site, site.startResponse);
     }
-
-    if (options.signal?.aborted) throw new DiscoveryError('ABORTED', 'Discovery was canceled');
-    if (signal.aborted) {
-      stats.timedOut = true;
-      warn(`Stopped after the time budget of ${limits.jobTimeoutMs / 1000} s; the URLs found until then are kept`);
-    }
-    if (urls.length === 0 && failure) {
-      if (failure.code !== 'ABORTED') throw unreachable(start, failure);
-      throw new DiscoveryError('UNREACHABLE', `Could not fetch ${start}: no answer within the time budget of ${limits.jobTimeoutMs / 1000} s`);
-    }
-    return { urls, warnings, stats };
+    return outcome(run, failure);
   } catch (err) {
     if (options.signal?.aborted) throw new DiscoveryError('ABORTED', 'Discovery was canceled', { cause: err });
     throw err;
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    budget.release();
     if (!deps.fetcher) await fetcher.close();
   }
+}
+
+/** One discovery job's inputs and what it found so far. */
+interface DiscoveryRun {
+  start: string;
+  options: DiscoverOptions;
+  fetcher: Fetcher;
+  limits: CrawlLimits;
+  maxUrls: number;
+  /** Aborted by the caller or at the end of the time budget. */
+  signal: AbortSignal;
+  paths: PathMatcher;
+  /** With include patterns the whole host is crawled (see DiscoverOptions.paths). */
+  wholeHost: boolean;
+  urls: DiscoveredUrl[];
+  warnings: string[];
+  warn: (message: string | null) => void;
+  found: (entry: DiscoveredUrl) => void;
+  stats: DiscoveryResult['stats'];
+}
+
+function newRun(start: string, options: DiscoverOptions, fetcher: Fetcher, limits: CrawlLimits, signal: AbortSignal): DiscoveryRun {
+  const urls: DiscoveredUrl[] = [];
+  const warnings: string[] = [];
+  return {
+    start,
+    options,
+    fetcher,
+    limits,
+    maxUrls: Math.max(0, Math.floor(options.maxUrls)),
+    signal,
+    paths: pathMatcher(options.paths ?? NO_PATH_FILTERS),
+    wholeHost: (options.paths?.includePaths.length ?? 0) > 0,
+    urls,
+    warnings,
+    warn: (message) => {
+      if (message && warnings.length < MAX_WARNINGS) warnings.push(message);
+    },
+    found: (entry) => {
+      urls.push(entry);
+      options.onProgress?.(urls.length);
+    },
+    stats: { sitemapFiles: 0, pagesFetched: 0, timedOut: false },
+  };
+}
+
+async function readSitemaps(run: DiscoveryRun, site: OpenedSite): Promise<void> {
+  const { robots } = site;
+  const sitemaps = await collectSitemapUrls({
+    fetcher: run.fetcher,
+    origin: site.origin,
+    scope: site.scope,
+    robotsSitemaps: robots.sitemaps,
+    maxUrls: run.maxUrls,
+    isAllowed: (url) => robots.isAllowed(url) && run.paths.listed(url),
+    limits: run.limits,
+    signal: run.signal,
+    onUrl: (entry) => run.found({ url: entry.url, source: 'sitemap', lastModified: entry.lastModified }),
+  });
+  run.stats.sitemapFiles = sitemaps.files;
+  sitemaps.warnings.forEach(run.warn);
+}
+
+/** Crawls from the start page for the URLs the sitemaps did not give; returns the start page's failure. */
+async function crawlLinks(run: DiscoveryRun, site: OpenedSite, startResponse: FetchResponse): Promise<FetchError | null> {
+  const { options, urls } = run;
+  const crawl = await crawlSite({
+    fetcher: run.fetcher,
+    startUrl: run.start,
+    startResponse,
+    scope: site.scope,
+    robots: site.robots,
+    maxUrls: run.maxUrls - urls.length,
+    known: new Set(urls.map((u) => u.url)),
+    limits: run.limits,
+    signal: run.signal,
+    onUrl: (url) => run.found({ url, source: 'crawl', lastModified: null }),
+    onPage: options.onPage,
+    readLinks: options.readLinks,
+    paths: run.paths,
+  });
+  run.stats.pagesFetched = crawl.fetched + 1;
+  crawl.warnings.forEach(run.warn);
+  return crawl.startError;
+}
+
+/** The result, or the error that ends the job: canceled, or nothing found from a site that failed. */
+function outcome(run: DiscoveryRun, failure: FetchError | null): DiscoveryResult {
+  const { start, limits, urls, warnings, stats } = run;
+  if (run.options.signal?.aborted) throw new DiscoveryError('ABORTED', 'Discovery was canceled');
+  if (run.signal.aborted) {
+    stats.timedOut = true;
+    run.warn(`Stopped after the time budget of ${limits.jobTimeoutMs / 1000} s; the URLs found until then are kept`);
+  }
+  if (urls.length === 0 && failure) {
+    if (failure.code !== 'ABORTED') throw unreachable(start, failure);
+    throw new DiscoveryError('UNREACHABLE', `Could not fetch ${start}: no answer within the time budget of ${limits.jobTimeoutMs / 1000} s`);
+  }
+  return { urls, warnings, stats };
 }
 
 interface OpenedSite {

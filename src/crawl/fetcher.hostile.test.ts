@@ -1,8 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
-import { createFetcher, FetchError, type Fetcher } from './fetcher.ts';
-import { gzipBomb, routes, startSite, type TestSite } from './test-support.ts';
+import { FetchError } from './fetch-error.ts';
+import { createFetcher, type Fetcher } from './fetcher.ts';
+import { gzipBomb, routes, startSite, type TestSite } from '../testing/test-site.ts';
 
 /** Streams `total` bytes in 64 KB chunks, honoring backpressure, until the client leaves. */
 function streamHuge(res: http.ServerResponse, total: number, state: { sent: number }) {

@@ -3,9 +3,10 @@
 // reached directly, by redirect or through DNS, must be refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createFetcher, FetchError, type Fetcher } from './fetcher.ts';
+import { FetchError } from './fetch-error.ts';
+import { createFetcher, type Fetcher } from './fetcher.ts';
 import type { Resolver } from './address-guard.ts';
-import { startSite, type TestSite } from './test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 import { crawlMessages } from '../errors.ts';
 
 const REFUSED = crawlMessages.addressRefused;

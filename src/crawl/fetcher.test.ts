@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { createFetcher, type Fetcher } from './fetcher.ts';
 import { USER_AGENT } from './limits.ts';
-import { routes, startSite, type TestSite } from './test-support.ts';
+import { routes, startSite, type TestSite } from '../testing/test-site.ts';
 
 const CAFE_1252 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x20, 0x93, 0x71, 0x94, 0x20, 0x80]); // café “q” €
 

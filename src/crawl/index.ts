@@ -6,8 +6,10 @@ export type { CrawlOptions, DiscoverOptions, DiscoveredUrl, DiscoveryErrorCode, 
 export { crawlSite } from './crawler.ts';
 export type { CrawledPage, CrawlResult, CrawlSiteOptions, ReadLinks } from './crawler.ts';
 
-export { createFetcher, FetchError } from './fetcher.ts';
-export type { FetchErrorCode, Fetcher, FetcherOptions, FetchOptions, FetchResponse, ResponseBody } from './fetcher.ts';
+export { createFetcher } from './fetcher.ts';
+export type { Fetcher, FetcherOptions, FetchOptions, FetchResponse, ResponseBody } from './fetcher.ts';
+export { FetchError } from './fetch-error.ts';
+export type { FetchErrorCode } from './fetch-error.ts';
 
 export { DEFAULT_CRAWL_LIMITS, ROBOTS_USER_AGENT, USER_AGENT, resolveLimits } from './limits.ts';
 export type { CrawlLimits } from './limits.ts';

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
 import { createFetcher, type Fetcher } from './fetcher.ts';
 import { RobotsCache } from './robots-cache.ts';
-import { startSite, type TestSite } from './test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 
 const HOUR = 3_600_000;
 

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { discover } from './discover.ts';
-import { page, startSite, type TestSite } from './test-support.ts';
+import { page, startSite, type TestSite } from '../testing/test-site.ts';
 
 describe('robots.txt on the URL as written', () => {
   let site: TestSite;

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFetcher, type Fetcher } from './fetcher.ts';
 import { loadRobots, parseRobotsTxt } from './robots.ts';
-import { startSite, type TestSite } from './test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 
 describe('parseRobotsTxt', () => {
   const txt = [

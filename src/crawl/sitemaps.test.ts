@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createFetcher, type Fetcher } from './fetcher.ts';
 import { scopeOf } from './normalize-url.ts';
 import { collectSitemapUrls, parseSitemap } from './sitemaps.ts';
-import { startSite, type TestSite } from './test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 
 const urlset = (entries: string) => `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${entries}</urlset>`;

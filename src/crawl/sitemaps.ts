@@ -4,7 +4,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { decodeBody } from './charset.ts';
 import { gunzipCapped, isGzip } from './decompress.ts';
-import { FetchError, type Fetcher } from './fetcher.ts';
+import { FetchError } from './fetch-error.ts';
+import type { Fetcher } from './fetcher.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
 import { isInScope, normalizeUrl, type Scope } from './normalize-url.ts';
 

@@ -41,6 +41,17 @@ export function pgliteNotifications(client: PGlite): Notifications {
   };
 }
 
+/** Adds a channel's listener; the function returned removes it. */
+function addListener(listeners: Map<string, NotificationListener[]>, channel: string, listener: NotificationListener): () => Promise<void> {
+  const known = listeners.get(channel);
+  if (known) known.push(listener);
+  else listeners.set(channel, [listener]);
+  return async () => {
+    const remaining = (listeners.get(channel) ?? []).filter((known) => known !== listener);
+    listeners.set(channel, remaining);
+  };
+}
+
 export function postgresNotifications(connectionString: string, log: Log = console): Notifications {
   const listeners = new Map<string, NotificationListener[]>();
   let client: pg.Client | null = null;
@@ -82,13 +93,8 @@ export function postgresNotifications(connectionString: string, log: Log = conso
 
   return {
     async listen(channel, listener) {
-      const known = listeners.get(channel);
-      if (known) known.push(listener);
-      else listeners.set(channel, [listener]);
-      const stop = async () => {
-        const remaining = (listeners.get(channel) ?? []).filter((known) => known !== listener);
-        listeners.set(channel, remaining);
-      };
+      const known = listeners.has(channel);
+      const stop = addListener(listeners, channel, listener);
       if (client) {
         if (!known) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       } else {

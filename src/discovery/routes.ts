@@ -5,10 +5,11 @@ import type { Database } from '../db/database.ts';
 import { callerOf } from '../http/authenticate.ts';
 import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
-import { errorAnswers, Id, IsoDate, MaxUrls, Nullable, OneOf, PageFields, PageQuery } from '../http/schemas.ts';
+import { errorAnswers } from '../http/schemas.ts';
+import { Id, IsoDate, MaxUrls, Nullable, OneOf, PageFields, PageQuery } from '../shapes.ts';
 import { parsePathFilters, PathPatternFields } from '../job-input/url-filters.ts';
 import { parseTargetUrl, TargetUrl } from '../job-input/target-url.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { assertCanRender, RENDER_MODES, type GuardOptions } from '../crawl/index.ts';
 import { DISCOVERY_TYPES, getDiscovery, JOB_STATUSES, listDiscoveredUrls, listDiscoveries, startDiscovery, type DiscoveryJob } from './discovery.ts';
@@ -26,6 +27,18 @@ const StartBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const Started = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  status: Type.Literal('started'),
+  discoveryType: Type.String(),
+  maxUrls: Type.Integer(),
+  progress: Type.String(),
+  totalUrlsFound: Type.Integer(),
+  createdAt: IsoDate,
+  estimatedCompletion: IsoDate,
+});
 
 const JobSummary = Type.Object({
   id: Type.String(),
@@ -56,8 +69,14 @@ const summary = (job: DiscoveryJob) => ({
   createdAt: job.createdAt.toISOString(),
 });
 
-export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions }> = async (app, deps) => {
-  const { db } = deps;
+type Deps = { db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions };
+
+export const discoveryRoutes: RoutePlugin<Deps> = async (app, deps) => {
+  startRoute(app, deps);
+  jobRoutes(app, deps.db);
+};
+
+function startRoute(app: App, deps: Deps) {
   app.post(
     '/discovery',
     {
@@ -69,17 +88,7 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
         body: StartBody,
         headers: IdempotencyHeaders,
         response: {
-          201: Type.Object({
-            id: Type.String(),
-            url: Type.String(),
-            status: Type.Literal('started'),
-            discoveryType: Type.String(),
-            maxUrls: Type.Integer(),
-            progress: Type.String(),
-            totalUrlsFound: Type.Integer(),
-            createdAt: IsoDate,
-            estimatedCompletion: IsoDate,
-          }),
+          201: Started,
           ...errorAnswers(409, 422),
         },
       },
@@ -108,6 +117,10 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
     },
   );
 
+}
+
+/** The account's discovery jobs and what each found. */
+function jobRoutes(app: App, db: Database) {
   app.get(
     '/discovery',
     {
@@ -164,4 +177,4 @@ export const discoveryRoutes: RoutePlugin<{ db: Database; clock: Clock; config: 
     async (request) =>
       listDiscoveredUrls(db, callerOf(request).accountId, request.params.discoveryId, request.query),
   );
-};
+}

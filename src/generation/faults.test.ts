@@ -5,7 +5,7 @@ import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 import { startSlowSite } from '../testing/slow-site.ts';
-import { routes, startSite, type TestSite } from '../crawl/test-support.ts';
+import { routes, startSite, type TestSite } from '../testing/test-site.ts';
 
 let docs: DocsSite;
 let slow: TestSite;

@@ -87,6 +87,16 @@ describe('generateInThread', () => {
     assert.equal(taken[before].threadId, taken[before + 1].threadId);
   });
 
+  it('adds no listener to the thread for each job it runs', async () => {
+    await run();
+    const thread = taken.at(-1)!;
+    const listeners = () => ['exit', 'error', 'message'].map((event) => thread.listenerCount(event));
+    const afterOne = listeners();
+    for (let n = 0; n < 12; n++) await run();
+    assert.equal(taken.at(-1), thread);
+    assert.deepEqual(listeners(), afterOne);
+  });
+
   it('ends the thread of a job that was stopped, and the next job completes on another', async () => {
     const stop = new AbortController();
     const stopped = run(stop.signal);

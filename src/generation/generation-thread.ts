@@ -9,7 +9,7 @@
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
-import type { Describer, ExtractedPage, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
+import type { Describer, ExtractedPage, Extractor, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './pipeline.ts';
 import { unpackResult, type PackedResult } from './thread-transfer.ts';
@@ -66,7 +66,7 @@ export type FromThread =
   | { type: 'progress'; progress: GenerationProgress }
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
-  | { type: 'call'; id: number; method: 'extract'; args: [html: string, url: string] }
+  | { type: 'call'; id: number; method: 'extract'; args: Parameters<Extractor> }
   | { type: 'done'; result: PackedResult; sizes: FileSizes }
   /** the generator threw: the job fails with this message */
   | { type: 'failed'; message: string };
@@ -116,27 +116,30 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
   let closed = false;
   const wait = (worker: Worker, limit: number) => {
     if (closed || waiting) return void worker.terminate();
-    const entry = { worker, memoryMb: limit };
     worker.unref();
-    worker.once('exit', () => {
-      if (waiting === entry) waiting = null;
-    });
-    waiting = entry;
+    waiting = { worker, memoryMb: limit };
   };
   const taken = new WeakSet<Worker>();
-  wait(startThread(memoryMb), memoryMb);
+  // One exit listener per thread, added when it starts: a thread goes back to waiting after each
+  // completed job, and a listener per wait added one per job (11 on a thread that ran 11 jobs).
+  const start = (limit: number) => {
+    const worker = startThread(limit);
+    worker.once('exit', () => {
+      if (waiting?.worker === worker) waiting = null;
+      // A thread ends while a job runs on it only when that job failed: one starts to wait in its place.
+      else if (taken.has(worker) && !closed && !waiting) wait(start(limit), limit);
+    });
+    return worker;
+  };
+  wait(start(memoryMb), memoryMb);
   return {
     take(limit) {
       const ready = waiting?.memoryMb === limit ? waiting.worker : null;
       if (!ready) void waiting?.worker.terminate();
       waiting = null;
-      const worker = ready ?? startThread(limit);
+      const worker = ready ?? start(limit);
       worker.ref();
-      if (!taken.has(worker)) {
-        taken.add(worker);
-        // A thread ends only when a job failed on it (or at close): one starts to wait in its place.
-        worker.once('exit', () => !closed && !waiting && wait(startThread(limit), limit));
-      }
+      taken.add(worker);
       return worker;
     },
     give(worker, limit) {
@@ -222,7 +225,7 @@ async function runCall(port: MessagePort, call: Extract<FromThread, { type: 'cal
   }
 }
 
-const extractIn = (pages: PagePool, [html, url]: [string, string]): Promise<ExtractedPage> => pages.extract(html, url);
+const extractIn = (pages: PagePool, args: Parameters<Extractor>): Promise<ExtractedPage> => pages.extract(...args);
 
 /** The answer the thread will send; not awaited when the job failed before it. */
 function answer<T>() {

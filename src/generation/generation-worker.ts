@@ -6,6 +6,7 @@ import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
+import { collectGarbageBetweenJobs } from './heap.ts';
 import { packResult } from './thread-transfer.ts';
 
 // Loaded while the thread waits for its first job (see GenerationThreads).
@@ -94,7 +95,7 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     includeModificationDate: settings.includeModificationDate,
     fullText: settings.fullText,
     maxFullTextTokens: settings.maxFullTextTokens,
-    extractor: settings.extractorConcurrency ? (html, url) => call<ExtractedPage>({ type: 'call', method: 'extract', args: [html, url] }) : undefined,
+    extractor: settings.extractorConcurrency ? (...args) => call<ExtractedPage>({ type: 'call', method: 'extract', args }) : undefined,
     extractorConcurrency: settings.extractorConcurrency ?? undefined,
     onPagesRead: () => post({ type: 'pagesRead' }),
     markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
@@ -108,6 +109,8 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
   };
   const { packed, transfer } = packResult(result);
   port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);
+  // The job's pages, markdown and files are garbage now; the thread waits with its live heap only.
+  collectGarbageBetweenJobs();
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { routes, startSite, type TestSite } from '../crawl/test-support.ts';
+import { routes, startSite, type TestSite } from '../testing/test-site.ts';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { waitForGeneration } from '../testing/jobs.ts';

@@ -47,7 +47,7 @@ describe('the page pool', () => {
       const inThread = await pool.read(page, url, { maxLinks: 100 });
       assert.deepEqual(inThread, readCrawledPage(html, url, { maxLinks: 100 }));
       assert.ok(inThread.links.links.includes('https://docs.example/manual/section-3-0.html'));
-      assert.equal(inThread.outline.links.filter((link) => link.kind === 'toc').length, 30);
+      assert.equal(inThread.outline.links.filter((link) => link.block !== 'content').length, 30);
       assert.equal(inThread.contentHash, pageContentHash(html));
       assert.equal(page.body.toString(), html, 'the page keeps its bytes');
     });
@@ -119,8 +119,8 @@ describe('the warm-up', () => {
     const { links, outline } = read({ bytes: Buffer.from(manualPage(7)), contentType: 'text/html', url: 'https://docs.example/page-7.html', linkOptions: {} });
     assert.equal(outline.documentTitle, '7. Chapter 7');
     assert.equal(outline.metaDescription, 'What chapter 7 is about.');
-    assert.deepEqual(outline.links.filter((link) => link.kind === 'toc').slice(0, 2).map((link) => link.text), ['7.0. Section 0', '7.1. Section 1']);
-    assert.ok(outline.links.some((link) => link.kind === 'prose' && link.text === 'another page'));
+    assert.deepEqual(outline.links.filter((link) => link.block !== 'content').slice(0, 2).map((link) => link.text), ['7.0. Section 0', '7.1. Section 1']);
+    assert.ok(outline.links.some((link) => link.block === 'content' && link.text === 'another page'));
     // The navigation bars are chrome: the crawler follows their links, the outline does not list them.
     assert.ok(links.links.includes('https://docs.example/page-8.html'));
     assert.ok(!outline.links.some((link) => link.text === 'Next'));

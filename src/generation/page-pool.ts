@@ -8,8 +8,8 @@ import { extname } from 'node:path';
 import { Piscina } from 'piscina';
 import type { ResponseBody } from '../crawl/fetcher.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
-import type { ExtractedPage } from '../llms-txt/index.ts';
-import type { ReadTask } from './page-worker.ts';
+import type { Extractor } from '../llms-txt/index.ts';
+import type { ExtractTask, ReadTask } from './page-worker.ts';
 import type { CrawledPageReading } from './read-page.ts';
 
 export interface PagePool {
@@ -19,7 +19,7 @@ export interface PagePool {
    * its text over (a tenth of a second in a 1,000-page job).
    */
   read(page: Pick<ResponseBody, 'body' | 'contentType'>, url: string, linkOptions: LinkOptions): Promise<CrawledPageReading>;
-  extract(html: string, url: string): Promise<ExtractedPage>;
+  extract: Extractor;
   /** how many pages to hand over for extraction at once to keep every thread busy */
   concurrency: number;
   /**
@@ -106,9 +106,10 @@ export function createPagePool(threads = defaultPageThreads(), { warm = false } 
       const task: ReadTask = { bytes: new Uint8Array(body), contentType, url, linkOptions };
       return run(task, 'read', [task.bytes.buffer as ArrayBuffer]);
     },
-    extract(html, url) {
+    extract(html, url, wants) {
       extracted = true;
-      return run({ html, url }, 'extract');
+      const task: ExtractTask = { html, url, content: wants?.content ?? false };
+      return run(task, 'extract');
     },
     concurrency: threads * 2,
     retireWhenIdle() {

@@ -1,7 +1,5 @@
 // Runs in a worker thread (see page-pool.ts): parsing a page is CPU work that would otherwise hold
 // the API's event loop, a few milliseconds per page to read it and tens to extract it.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { decodeBody } from '../crawl/charset.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage } from '../llms-txt/extract.ts';
@@ -10,9 +8,16 @@ import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
 // Loaded by the first page to extract: a thread that only reads links and outlines (every
 // `simple` job without llms-full.txt) does without linkedom, Readability and turndown: an idle
 // service held 16 MB less.
-export async function extract(task: { html: string; url: string }): Promise<ExtractedPage> {
+export async function extract(task: ExtractTask): Promise<ExtractedPage> {
   const { extractPage } = await import('../llms-txt/extract.ts');
-  return extractPage(task.html, task.url);
+  return extractPage(task.html, task.url, {}, { content: task.content });
+}
+
+/** A page to extract; `content`: its content facts too, from the same parse (see extractPage). */
+export interface ExtractTask {
+  html: string;
+  url: string;
+  content: boolean;
 }
 
 /** A page's bytes as they arrived, handed over (see PagePool.read): decoded, hashed and read here. */
@@ -64,18 +69,7 @@ ${sections.join('\n')}</div><div class="navfooter"><a href="index.html">Home</a>
  * Shrinks the thread's heap to what is alive, just before the pool ends the thread. Node 24's V8
  * keeps the heap pages of an ended thread for 8 seconds, garbage or not (in case another thread
  * wants them): about 60 MB per extraction thread, while the job goes on to render and store its
- * files. The pages a memory-reducing collection frees go back to the system at once. Not run
- * between pages: such a collection also drops compiled code, and extraction became several times
- * slower when it ran every 50 pages.
+ * files. Not run between pages: extraction became several times slower when it ran every 50
+ * pages (see releaseMemory).
  */
-export function releaseMemory(): void {
-  collectGarbage({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-}
-
-/** V8's `gc`, which only a context created while --expose-gc is set has (as jest-leak-detector gets it). */
-const collectGarbage: (options: object) => void = (() => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc');
-  setFlagsFromString('--no-expose-gc');
-  return gc;
-})();
+export { releaseMemory } from './heap.ts';

@@ -4,6 +4,7 @@
  * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
  * candidateBudget); the generator keeps the most important.
  */
+import pLimit from 'p-limit';
 import {
   createJobFetchers,
   discover,
@@ -152,7 +153,8 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
       const toFetch = result.urls.filter((u) => !crawled.has(u.url)).map((u) => u.url);
       let fetched = crawled.size;
       const total = result.urls.length;
-      await forEachLimited(toFetch, FETCH_CONCURRENCY, async (url) => {
+      const limit = pLimit(FETCH_CONCURRENCY);
+      const fetchOne = async (url: string) => {
         if (options.signal.aborted) return;
         try {
           const response = await fetcher.fetch(url, { signal: options.signal });
@@ -169,7 +171,8 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
           failures.set(url, error instanceof Error ? error.message : String(error));
         }
         options.onFetched?.(++fetched, total);
-      });
+      };
+      await Promise.all(toFetch.map((url) => limit(() => fetchOne(url))));
       channel.close();
       return result.urls;
     } catch (error) {
@@ -183,14 +186,6 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
   // The error reaches the generator through the channel; this promise must not also crash the process.
   discovered.catch(() => {});
   return { pages: channel, discovered, failures, rendering: fetcher, markdownCopies: copies };
-}
-
-async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]);
-  });
-  await Promise.all(lanes);
 }
 
 /** A bounded async queue of pages: push waits while it is full, iteration waits while it is empty. */

@@ -4,7 +4,7 @@
 // same file for the same site twice.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
+import { routes, startSite, type Route, type TestSite } from '../testing/test-site.ts';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';

@@ -3,7 +3,7 @@
 // first, so the poll is answered from memory.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { routes, page, startSite, type TestSite } from '../crawl/test-support.ts';
+import { routes, page, startSite, type TestSite } from '../testing/test-site.ts';
 import type { Database } from '../db/database.ts';
 import { ReadCache } from '../db/read-cache.ts';
 import { claimJob } from '../jobs/leases.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { page, routes, startSite, type TestSite } from '../crawl/test-support.ts';
+import { page, routes, startSite, type TestSite } from '../testing/test-site.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';

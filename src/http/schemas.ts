@@ -1,8 +1,9 @@
-/** Schemas shared by many routes. Each capability keeps its own next to its routes. */
+/**
+ * Schemas of the HTTP layer shared by many routes: error and success answers. The shapes logic
+ * and routes share (ids, dates, paging) are src/shapes.ts's; each capability keeps its own next to
+ * its routes.
+ */
 import { Type, type Static } from 'typebox';
-
-// The shapes logic and routes share (src/shapes.ts), for routes to take with the rest from here.
-export { answerShape, Id, IsoDate, MaxUrls, Nullable, OneOf, PageFields, PageQuery } from '../shapes.ts';
 
 export const ErrorBody = Type.Object({ message: Type.String() }, { $id: 'ErrorBody', additionalProperties: true });
 

@@ -10,7 +10,7 @@ import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { startSlowSite } from '../testing/slow-site.ts';
-import type { TestSite } from '../crawl/test-support.ts';
+import type { TestSite } from '../testing/test-site.ts';
 
 const TOO_MANY = { message: 'Too many jobs in progress: at most 3 at once' };
 /** One slow page takes this long: a job on the slow site lasts at least as long. */

@@ -12,7 +12,7 @@ import { PgBoss } from 'pg-boss';
 import { discoveredUrls, discoveryJobs, generationJobs, sites } from '../db/schema.ts';
 import { discoveryJobKind } from '../discovery/discovery-job.ts';
 import { generationJobKind } from '../generation/generation-job.ts';
-import { routes, page, startSite, type TestSite } from '../crawl/test-support.ts';
+import { routes, page, startSite, type TestSite } from '../testing/test-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { testDatabaseKinds } from '../testing/databases.ts';
 import { describeOnEachDatabase, startTestService, type TestService } from '../testing/service.ts';

@@ -10,7 +10,7 @@ import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { testDatabaseKinds } from '../testing/databases.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { startSlowSite } from '../testing/slow-site.ts';
-import type { TestSite } from '../crawl/test-support.ts';
+import type { TestSite } from '../testing/test-site.ts';
 
 function startWorker(databaseUrl: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['src/main.ts', 'worker'], {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ManualClock } from '../clock.ts';
 import { RobotsCache } from '../crawl/index.ts';
-import { startSite, type TestSite } from '../crawl/test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { waitForGeneration } from '../testing/jobs.ts';
 import { startTestService, type TestService } from '../testing/service.ts';

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { Config } from '../config.ts';
-import { errorAnswers, Nullable } from '../http/schemas.ts';
+import { errorAnswers } from '../http/schemas.ts';
+import { Nullable } from '../shapes.ts';
 import { parseTargetUrl, refuseUnreachableTarget, TargetUrl } from '../job-input/target-url.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { lintUrl, LINT_BOUNDS, type LintDeps } from './checker.ts';

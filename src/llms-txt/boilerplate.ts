@@ -1,6 +1,7 @@
 // Recognizing descriptions that say nothing about the page they sit on.
 import { compactKey, normalizeWhitespace, tokenize } from './text.ts';
 import { LINK_LIST_SHARE, MIN_DESCRIPTION_CHARS, REPEATED_TEXT_ENOUGH_PAGES, REPEATED_TEXT_MIN_PAGES, REPEATED_TEXT_SHARE, SHORT_PLACEHOLDER_MAX_CHARS } from './tuning.ts';
+import type { Phrases } from './phrases.ts';
 
 // Phrases that mark a description as boilerplate wherever they appear.
 const BOILERPLATE_PHRASES: RegExp[] = [
@@ -146,15 +147,15 @@ function hashOf(text: string, asAsciiKey: boolean): number | null {
   return length === 0 ? null : (left >>> 0) * 2 ** 21 + ((right >>> 0) >>> 11);
 }
 
-const BYLINE_OR_DATE = /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i;
-const LEGAL_NOTICE = /^(?:©|\(c\)|copyright\b)|\ball rights reserved\b|\bwe use cookies\b/i;
+/** A copyright sign, in any language (the words of a notice are the page language's, see Phrases). */
+const COPYRIGHT_SIGN = /^(?:©|\(c\))/i;
 
 /**
- * A paragraph with a real sentence in it: not a byline, a date, a legal notice, a list of links
- * (`linkChars`: how much of its text is link text) or a placeholder.
+ * A paragraph with a real sentence in it: not a byline, a date, a legal notice (in the words of the
+ * page's language), a list of links (`linkChars`: how much of its text is link text) or a placeholder.
  */
-export function isMeaningfulParagraph(text: string, linkChars: number): boolean {
-  if (text.length < 40 || tokenize(text).length < 6 || BYLINE_OR_DATE.test(text) || LEGAL_NOTICE.test(text)) return false;
+export function isMeaningfulParagraph(text: string, linkChars: number, phrases: Phrases): boolean {
+  if (text.length < 40 || tokenize(text).length < 6 || phrases.byline.test(text) || COPYRIGHT_SIGN.test(text) || phrases.legalNotice.test(text)) return false;
   return linkChars <= text.length * LINK_LIST_SHARE && !isBoilerplateDescription(text);
 }
 

@@ -224,6 +224,13 @@ describe('a meta description cut from the content', () => {
     assert.equal(describePage(authored, () => false), 'Getting started with Acme takes five minutes.');
   });
 
+  it('gives way to the paragraph it was cut from, mid-sentence, which goes on', () => {
+    const cut = signals('Opaque types in Acme have', [], 'Opaque types in Acme have an unknown size and alignment. They are used for type safety.');
+    assert.equal(describePage(cut, () => false), 'Opaque types in Acme have an unknown size and alignment. They are used for type safety.');
+    const whole = signals('Opaque types have an unknown size.', [], 'Opaque types have an unknown size. They are used for type safety.');
+    assert.equal(describePage(whole, () => false), 'Opaque types have an unknown size.', 'a whole sentence is the author’s choice');
+  });
+
   it('stays when it names words of the headings, as an author’s description does', () => {
     const meta = 'Installation instructions on Linux, Windows and macOS.';
     const page = signals(meta, ['Linux', 'Windows', 'macOS'], 'Download the archive for your system and unpack it.');

@@ -3,6 +3,8 @@
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
+import type { DescriptionRule } from './rules.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering, writesOutAddress } from './text.ts';
 import { DESCRIPTION_MAX_LISTED as MAX_LISTED, DESCRIPTION_MAX_WORDS as MAX_WORDS, MIN_PURPOSE_CHARS } from './tuning.ts';
 
@@ -23,10 +25,12 @@ export interface DescriptionSignals {
   linkTexts: readonly string[];
   /** False on a site in another language: its parts are listed without English words ("Covers"). */
   english?: boolean;
+  /** The words the rules match, in the site's language (see phrases.ts); English when omitted. */
+  phrases?: Phrases;
 }
 
-const NOISE =
-  /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated?|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|©|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|default:|see\s+also\b|source\s+code:)/iu;
+/** Bylines, dates, navigation words and notes in words are the language's (Phrases.noise); a copyright sign is in any. */
+const COPYRIGHT_SIGN = /^©/u;
 const HASH = /\b[0-9a-f]{12,}\b/i;
 // Words a cut text must not end on. Dropped by hand (see withoutDanglingWords): /(?:\s+(?:and|…))+$/
 // read to the end of the text from every space before one of them.
@@ -35,10 +39,10 @@ const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for'
 /** A description and the rule that chose it (`description.meta-description`, …), for the page's trace. */
 export interface Described {
   text: string;
-  rule: string;
+  rule: DescriptionRule;
 }
 
-const ruled = (rule: string, text: string): Described => ({ text, rule: `description.${rule}` });
+const ruled = (rule: DescriptionRule, text: string): Described => ({ text, rule });
 
 /** The description, or '' only when the page offers no text at all. */
 export function describePage(signals: DescriptionSignals, isRepeated: (text: string) => boolean): string {
@@ -47,17 +51,20 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
 
 /** The description with the rule that chose it. */
 export function describeByRule(signals: DescriptionSignals, isRepeated: (text: string) => boolean): Described {
+  const phrases = signals.phrases ?? phrasesFor(null);
+  const cut = (text: string) => shorten(text, phrases);
+  const isNoise = (text: string) => phrases.noise.test(text) || COPYRIGHT_SIGN.test(text);
   const usable = (text: string | null | undefined, minChars?: number): string | null => {
     const clean = normalizeWhitespace(text);
-    if (!clean || isRepeated(clean) || NOISE.test(clean) || HASH.test(clean) || isNavigation(clean)) return null;
+    if (!clean || isRepeated(clean) || isNoise(clean) || HASH.test(clean) || isNavigation(clean)) return null;
     if (isBoilerplateDescription(clean, signals.title, minChars)) return null;
     return clean;
   };
   const statedPurpose = purposeOf(signals.purposeLine);
   const purpose = usable(statedPurpose);
-  if (purpose) return ruled('purpose-line', shorten(capitalize(purpose)));
+  if (purpose) return ruled('description.purpose-line', cut(capitalize(purpose)));
   const meta = usable(signals.metaDescription);
-  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings])) return ruled('meta-description', shorten(meta));
+  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings]) && !isCutCopy(meta, signals.paragraphs)) return ruled('description.meta-description', cut(meta));
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
@@ -70,38 +77,38 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   let lastResort: string | null = null;
   for (const paragraph of signals.paragraphs) {
     const text = usable(paragraph);
-    if (!text || wordCount(text) < 4 || FRAGMENT.test(text)) continue;
-    if (saysNothingOfItsPage(text)) lastResort ??= text;
-    else if (leadsOn(text) || CONTINUES.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
-    else return ruled('paragraph', shorten(text));
+    if (!text || wordCount(text) < 4 || phrases.fragment.test(text)) continue;
+    if (saysNothingOfItsPage(text, phrases)) lastResort ??= text;
+    else if (leadsOn(text, phrases) || phrases.continues.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
+    else return ruled('description.paragraph', cut(text));
   }
-  if (shortPurpose) return ruled('short-purpose-line', shorten(capitalize(shortPurpose)));
-  if (leadIn) return ruled('lead-in', shorten(leadIn));
+  if (shortPurpose) return ruled('description.short-purpose-line', cut(capitalize(shortPurpose)));
+  if (leadIn) return ruled('description.lead-in', cut(leadIn));
   // A glossary without a lead paragraph: its first definition describes one term, not the page.
   const english = signals.english ?? true;
   const terms = summarizeTerms(signals.terms, english);
-  if (terms) return ruled('glossary-terms', terms);
+  if (terms) return ruled('description.glossary-terms', terms);
   const children = summarizeTitles(signals.childTitles, english);
-  if (children) return ruled('contents-entries', children);
+  if (children) return ruled('description.contents-entries', children);
   // A page's heading that is its own title ("D.1. Supported Features") says nothing more about it;
   // nor is its <h1> one of its parts (Readability makes the <h1> of the content an <h2>).
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
-  const isPart = (heading: string) => !NOISE.test(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
+  const isPart = (heading: string) => !isNoise(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
   const parts = signals.headings.filter(isPart);
   // Headings that are mostly the names of its members (an API page's "◆ KEY_A", "accept") list what
   // it declares, not what it covers.
-  const headings = parts.filter(namesMember).length * 2 > parts.length ? '' : summarizeHeadings(parts, english);
-  if (headings) return ruled('headings', headings);
-  if (lastResort) return ruled('paragraph-pointing-elsewhere', shorten(lastResort));
+  const headings = parts.filter(namesMember).length * 2 > parts.length ? '' : summarizeHeadings(parts, english, phrases);
+  if (headings) return ruled('description.headings', headings);
+  if (lastResort) return ruled('description.paragraph-pointing-elsewhere', cut(lastResort));
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
-  if (h1 && h1Key !== titleKey) return ruled('heading', shorten(h1));
+  if (h1 && h1Key !== titleKey) return ruled('description.heading', cut(h1));
   const links = summarizeTitles(
-    signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !NOISE.test(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text)),
+    signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !isNoise(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text) && !phrases.namesNothing.test(text)),
     english,
   );
-  return ruled(links ? 'link-texts' : 'none', links);
+  return ruled(links ? 'description.link-texts' : 'description.none', links);
 }
 
 /** Headings of at least this many words, two of them in a text, make it the page's content flattened. */
@@ -127,6 +134,22 @@ export function isContentExcerpt(text: string, headings: ReadonlyArray<string | 
     return SIGN_RUNS_ON.test(rest) || (wordCount(clean) >= EXCERPT_HEADING_WORDS && RUNS_ON.test(rest));
   });
 }
+
+/**
+ * Whether a meta description is the opening of one of the page's paragraphs cut mid-sentence (a
+ * generator that copies the source's first line: "Opaque types in Zig have"): the paragraph,
+ * which goes on, says it whole.
+ */
+function isCutCopy(meta: string, paragraphs: readonly string[]): boolean {
+  if (SENTENCE_END.test(meta)) return false;
+  const key = compactKey(meta);
+  return key !== '' && paragraphs.some((paragraph) => {
+    const paragraphKey = compactKey(paragraph);
+    return paragraphKey.length > key.length && paragraphKey.startsWith(key);
+  });
+}
+
+const SENTENCE_END = /[.!?…:;]["'”’)]?$/u;
 
 /** What follows a heading run into its text: a permalink sign or nothing, then a capital. */
 const RUNS_ON = /^\s+(?:[#¶§]\s+)?\p{Lu}/u;
@@ -155,7 +178,7 @@ export function distinctDescriptions(
     const [, ...others] = [...indexes].sort((a, b) => pages[a].listedPages - pages[b].listedPages || a - b);
     for (const index of others) {
       const isRepeated = isRepeatedFor(index);
-      const again = describeByRule(pages[index].signals, (text) => isRepeated(text) || compactKey(shorten(text)) === key);
+      const again = describeByRule(pages[index].signals, (text) => isRepeated(text) || compactKey(shorten(text, pages[index].signals.phrases)) === key);
       if (again.text && compactKey(again.text) !== key) descriptions[index] = again;
     }
   }
@@ -164,9 +187,9 @@ export function distinctDescriptions(
 
 /**
  * Link texts that name no part of a page: a commit's hash ("2df0107b", SQLite's release notes link
- * their check-ins), a file's name ("34to35.html"), "More information".
+ * their check-ins), a file's name ("34to35.html"); in words, Phrases.namesNothing ("More information").
  */
-const NAMES_NOTHING = /^(?:(?=[a-f]*\d)[0-9a-f]{7,40}|[\w.-]+\.(?:html?|php|aspx?|txt|md|pdf)|more(?:\s+(?:information|details))?|read\s+more|learn\s+more|click\s+here|here)$/i;
+const NAMES_NOTHING = /^(?:(?=[a-f]*\d)[0-9a-f]{7,40}|[\w.-]+\.(?:html?|php|aspx?|txt|md|pdf))$/i;
 
 /** "[docs]", "[source]": the markers that link a symbol to its documentation or its code. */
 const MARKER_LINK = /^\[[^\]]*\]$/;
@@ -177,22 +200,9 @@ const MARKER_LINK = /^\[[^\]]*\]$/;
  * where Tutorial 1 left off."). One that says something before its colon ("PostgreSQL has four
  * primary documentation formats:") describes its page.
  */
-function leadsOn(text: string): boolean {
-  return (POINTS_AHEAD.test(text) || text.endsWith('?') || LETS.test(text) || RESUMES.test(text)) && splitSentences(text).length === 1;
+function leadsOn(text: string, phrases: Phrases): boolean {
+  return (phrases.pointsAhead.test(text) || text.endsWith('?') || phrases.setsOff.test(text) || phrases.resumes.test(text)) && splitSentences(text).length === 1;
 }
-
-/** "Let’s learn by example.", "Let's get started!": a few words; "Let's review the basic network infrastructure…" says what. */
-const LETS = /^let[’']s(?:\s+\S+){1,4}[.!]$/i;
-/** "This tutorial begins where Tutorial 1 left off.": where the page resumes, not what it covers. */
-const RESUMES = /\b(?:begins|starts|picks\s+up|continues)\s+where\b.+\bleft\s+off\b/i;
-
-/** "This allows Python users to share…", "Otherwise, before reporting a bug…": a paragraph that goes on from the one before it. */
-const CONTINUES = /^(?:(?:this|that|it)\s+(?:allows?|means|makes|lets|enables|gives|is\s+why|is\s+because|was)\b|(?:otherwise|however|instead|therefore|thus)\b)/i;
-/** "and asked for help recovering from this situation.": the rest of a sentence a quotation or an example interrupted. */
-const FRAGMENT = /^(?:and|but|or|nor|so|yet|where|whereas|which)\s/;
-const POINTS_AHEAD = /\b(?:like this|as follows|the following|below|using|with|e\.g\.)\s*:$/i;
-/** "See Section 19.9 for more information about setting up SSL.", "Refer to the following tutorials…", "For details on how to add your own checks…, see the System check topic guide." */
-const POINTS_ELSEWHERE = /^(?:see\b|refer\s+to\b|for (?:(?:more|additional|further) )?(?:information|details)\b)/i;
 
 /** "SELECT, TABLE, WITH — retrieve rows from a table or view" → "retrieve rows from a table or view". */
 function purposeOf(line: string | null): string | null {
@@ -214,9 +224,9 @@ function isNavigation(text: string): boolean {
  * ends where it breaks off ("… you can access it…"), or with a period when it is whole ("The
  * INSERT statement is used to populate a table with rows.").
  */
-export function shorten(text: string): string {
+export function shorten(text: string, phrases: Phrases = phrasesFor(null)): string {
   const sentences = splitSentences(withoutBuildStamps(text));
-  if (sentences.length > 1 && (isGreeting(sentences[0]) || RESUMES.test(sentences[0]))) sentences.shift();
+  if (sentences.length > 1 && (isGreeting(sentences[0]) || phrases.resumes.test(sentences[0]))) sentences.shift();
   const kept: string[] = [];
   for (const sentence of sentences) {
     if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
@@ -238,9 +248,9 @@ export function shorten(text: string): string {
  * notice's "for Acme 2.1 The latest version … can be found on-line at https://…"): below the page's
  * parts as a description.
  */
-function saysNothingOfItsPage(text: string): boolean {
-  const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text).endsWith('…');
-  return breaksOff || POINTS_ELSEWHERE.test(text) || (writesOutAddress(text) && /^\p{Ll}/u.test(text));
+function saysNothingOfItsPage(text: string, phrases: Phrases): boolean {
+  const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text, phrases).endsWith('…');
+  return breaksOff || phrases.pointsElsewhere.test(text) || (writesOutAddress(text) && /^\p{Ll}/u.test(text));
 }
 
 function withoutDanglingEnd(words: string): string {
@@ -266,11 +276,11 @@ const isSpace = (char: string) => /\s/.test(char);
  * A page's parts: "Covers A, B, C and more." A page of questions (a FAQ) is summed up by the topics
  * its questions are grouped under, or by its first questions when it has no such topics.
  */
-function summarizeHeadings(headings: readonly string[], english: boolean): string {
+function summarizeHeadings(headings: readonly string[], english: boolean, phrases: Phrases): string {
   const questions = headings.filter((heading) => QUESTION.test(heading));
   if (questions.length * 2 <= headings.length) return summarizeTitles(headings, english);
   const topics = headings.filter((heading) => !QUESTION.test(heading));
-  return topics.length >= 2 ? summarizeTitles(topics, english) : shorten(questions.join(' '));
+  return topics.length >= 2 ? summarizeTitles(topics, english) : shorten(questions.join(' '), phrases);
 }
 
 /**

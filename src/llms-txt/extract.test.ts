@@ -99,6 +99,21 @@ test("readContentFacts reads a page's main content where its facts call the text
   assert.ok(content.headings.includes('Sharing'), content.headings.join(', '));
 });
 
+test('extractPage reads the same content facts as readContentFacts from its own parse, beyond their limit too', () => {
+  const text = `<div class="contents"><h2>Context objects</h2><div class="textblock"><p>This guide introduces the context related functions of the library.</p>`;
+  const url = 'https://acme.dev/context_guide.html';
+  const short = `<html><body>${text}<h2>Sharing</h2></div></div></body></html>`;
+  // Over the facts' 300 kB: they are read from its beginning, the markdown from the whole page.
+  const long = `<html><body>${text}${'<p>More of the guide, one sentence at a time.</p>'.repeat(8000)}<h2>Late heading</h2></div></div></body></html>`;
+  for (const html of [short, long]) {
+    const extracted = extractPage(html, url, {}, { content: true });
+    assert.deepEqual(extracted.content, readContentFacts(html, url));
+    assert.equal(extracted.markdown, extractPage(html, url).markdown);
+  }
+  assert.ok(!readContentFacts(long, url).headings.includes('Late heading'));
+  assert.equal(extractPage(short, url).content, undefined);
+});
+
 describe('extractPage on documentation sites', () => {
   const sphinxPage = (title: string, body: string) => `<html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/">
     <title>${title} &#8212; Acme 2.1 documentation</title></head><body>

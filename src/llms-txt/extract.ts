@@ -17,7 +17,12 @@ export interface ExtractedPage {
   markdown: string;
   /** True when the HTML was cut to the size limits before parsing. */
   truncated: boolean;
+  /** The main content's paragraph and headings, when asked for (see readContentFacts). */
+  content?: ContentFacts;
 }
+
+/** The DOM pass of one page, in the caller's thread or another; `content` also asks for its content facts. */
+export type Extractor = (html: string, url: string, wants?: { content: boolean }) => Promise<ExtractedPage>;
 
 export interface ExtractOptions {
   maxMarkdownChars?: number;
@@ -28,17 +33,35 @@ export interface ExtractOptions {
 /** Below this much text, Readability's result is compared with the page's <main>/<article>/<body>. */
 const THIN_ARTICLE_CHARS = 250;
 
-export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
-  const { content, baseUrl, maxMarkdownChars, truncated } = readPage(html, url, options);
-  return { markdown: content ? htmlToMarkdown(content, baseUrl, maxMarkdownChars) : '', truncated };
+/**
+ * Content facts are read from at most this much prepared HTML: enough for a page of source code
+ * (280 kB in Sphinx's own docs); a manual's index runs to 450 kB.
+ */
+const CONTENT_MAX_PARSED_CHARS = 300_000;
+
+/**
+ * The page's markdown and, with `content`, its content facts from the same parse when the
+ * prepared HTML is within the facts' own limit (as it is for all but the largest pages), so that
+ * a page whose facts say nothing is parsed once, not twice.
+ */
+export function extractPage(html: string, url: string, options: ExtractOptions = {}, wants = { content: false }): ExtractedPage {
+  const page = readPage(html, url, options);
+  const content = !wants.content ? undefined : page.parsedChars <= CONTENT_MAX_PARSED_CHARS ? contentFactsOf(page.content, url) : readContentFacts(html, url, options);
+  const markdown = page.content ? htmlToMarkdown(page.content, page.baseUrl, page.maxMarkdownChars) : '';
+  return content ? { markdown, truncated: page.truncated, content } : { markdown, truncated: page.truncated };
 }
 
 /**
  * The first paragraph and headings of the page's main content, without its markdown, read by the
- * facts' own rules (see FactsOptions.content): for a page whose facts say nothing of it.
+ * facts' own rules (see FactsOptions.content) from its first CONTENT_MAX_PARSED_CHARS: for a page
+ * whose facts say nothing of it.
  */
 export function readContentFacts(html: string, url: string, options: ExtractOptions = {}): ContentFacts {
-  const { content } = readPage(html, url, options);
+  const maxParsedHtmlChars = Math.min(options.maxParsedHtmlChars ?? Infinity, CONTENT_MAX_PARSED_CHARS);
+  return contentFactsOf(readPage(html, url, { ...options, maxParsedHtmlChars }).content, url);
+}
+
+function contentFactsOf(content: HTMLElement | null, url: string): ContentFacts {
   if (!content) return { firstParagraph: '', headings: [] };
   const { firstParagraph, headings } = readPageFacts(content.outerHTML, url, { content: true });
   return { firstParagraph, headings };
@@ -51,7 +74,7 @@ function readPage(html: string, url: string, options: ExtractOptions) {
   const content = mainContent(doc, prepared.html);
   const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
   if (content) trimToText(content, maxMarkdownChars);
-  return { content, baseUrl, maxMarkdownChars, truncated: prepared.truncated };
+  return { content, baseUrl, maxMarkdownChars, truncated: prepared.truncated, parsedChars: prepared.html.length };
 }
 
 function parseHtml(html: string): Document {

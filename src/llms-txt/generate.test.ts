@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage } from './extract.ts';
+import { extractPage, type Extractor } from './extract.ts';
 import { generateLlmsTxt, type GenerationProgress } from './generate.ts';
 import { pageKey } from './site-map.ts';
 import { createLlmDescriber } from './llm-describer.ts';
@@ -283,6 +283,23 @@ describe('generateLlmsTxt', () => {
     assert.deepEqual(fromOutlines.pages.filter((page) => page.markdown !== null), []);
   });
 
+  test('with llms-full.txt, a page whose facts say nothing has its content facts from its one extraction', async () => {
+    const glossary = {
+      url: 'https://acme.dev/glossary',
+      html: `<html><head><title>Glossary</title></head><body><main><h1>Glossary</h1><dl><dt>Shelf</dt>
+        <dd><p>A row of widgets mounted on one wall, held by two brackets per metre.</p></dd></dl></main></body></html>`,
+    };
+    const site = [...SITE, glossary];
+    const asked: Array<[string, boolean]> = [];
+    const extractor: Extractor = async (html, url, wants) => (asked.push([url, wants?.content ?? false]), extractPage(html, url, {}, wants));
+    const inPool = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true, extractor });
+    const inline = await generateLlmsTxt(site, { siteUrl: 'https://acme.dev/', method: 'simple', fullText: true });
+    assert.equal(inPool.llmsTxt, inline.llmsTxt);
+    assert.equal(inPool.llmsFullTxt, inline.llmsFullTxt);
+    assert.deepEqual(asked.filter(([, content]) => content).map(([url]) => url), [glossary.url]);
+    assert.match(inPool.llmsTxt, /\[Glossary\]\(https:\/\/acme\.dev\/glossary\): A row of widgets mounted on one wall/);
+  });
+
   test('a secondary page (an index) is read only once chosen, not while pages arrive', async () => {
     const index = {
       url: 'https://acme.dev/genindex',
@@ -320,6 +337,35 @@ describe('generateLlmsTxt', () => {
     const line = (path: string) => result.llmsTxt.split('\n').find((text) => text.includes(`(https://db.example${path})`));
     assert.equal(line('/releaselog/3_2.html'), '- [Release 3.2](https://db.example/releaselog/3_2.html): Covers Feature 2 and joins of 2 tables.');
     assert.doesNotMatch(result.llmsTxt, /Covers About/);
+  });
+
+  test('headings a template gives many pages describe none of them', async () => {
+    // An API generator's pages: each a signature and the same two headings, linking the types it uses.
+    const page = (name: string, type: string) => ({
+      url: `https://acme.dev/api/${name}.html`,
+      html: `<html lang="en"><head><title>${name}</title></head><body><main><h1>${name}</h1><h2>Type Parameters</h2><h2>Returns</h2><p><a href="/api/${type}.html">${type}</a></p></main></body></html>`,
+    });
+    const api = [page('defineShelf', 'ShelfOptions'), page('useShelf', 'Shelf'), page('mapShelves', 'ShelfMap'), page('ShelfOptions', 'Shelf'), page('Shelf', 'ShelfMap'), page('ShelfMap', 'Shelf')];
+    const home = { url: 'https://acme.dev/', html: `<html lang="en"><head><title>Acme</title></head><body><p>Acme is a library of widget shelves for every warehouse.</p>${api.map((p) => `<a href="${p.url}">${p.url}</a>`).join(' ')}</body></html>` };
+    const result = await generateLlmsTxt([home, ...api], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.doesNotMatch(result.llmsTxt, /Type Parameters/);
+    assert.match(result.llmsTxt, /\[defineShelf\]\(https:\/\/acme\.dev\/api\/defineShelf\.html\): Covers ShelfOptions\./);
+  });
+
+  test("a home page of filler text in another language than its own is summed up by the site's parts", async () => {
+    const filler = 'Est in vagis et Pittheus tu arge accipiter regia iram vocatur nurus. Omnes ut olivae sensit arma sorori deducit.';
+    const sidebar = '<nav><ul><li><span>Guides</span><ul><li><a href="/guides/one/">One</a></li><li><a href="/guides/two/">Two</a></li></ul></li><li><span>Reference</span><ul><li><a href="/ref/a/">A</a></li><li><a href="/ref/b/">B</a></li></ul></li></ul></nav>';
+    const page = (path: string, title: string, text: string) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title} | Acme Theme</title></head><body>${sidebar}<main><h1>${title}</h1><p>${text}</p></main></body></html>`,
+    });
+    const pages = [
+      page('/', 'Introduction', filler),
+      ...['one', 'two'].map((name) => page(`/guides/${name}/`, name, `How to set up shelf ${name} of the theme, with the steps it takes.`)),
+      ...['a', 'b'].map((name) => page(`/ref/${name}/`, name, `The reference of option ${name}: what it does and the values it takes.`)),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.equal(parseLlmsTxt(result.llmsTxt).summary, 'Acme Theme: Guides and Reference.');
   });
 
   test('archives (by tag, author, date, page two on) and pages of placeholder text are not listed', async () => {

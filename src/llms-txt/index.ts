@@ -5,7 +5,7 @@ export type { DescribedPage, DescriptionSource, GenerationMethod, OwnMarkdown, P
 export { pageContentHash, readHtml } from './reading.ts';
 export { generateLlmsTxt, type GenerateOptions, type GenerationProgress, type GenerationResult, type GenerationStats } from './generate.ts';
 
-export { extractPage, type ExtractedPage, type ExtractOptions } from './extract.ts';
+export { extractPage, type ExtractedPage, type ExtractOptions, type Extractor } from './extract.ts';
 export { readPageFacts, type PageFacts } from './page-facts.ts';
 export { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 export { inferSite, refineTitles } from './site.ts';

@@ -5,6 +5,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pLimit from 'p-limit';
 import { z } from 'zod';
 import type { Describer, DescribeOptions, DescribeResult, DescribeUsage, PageDescription, PageToDescribe, SiteToDescribe } from './describer.ts';
 import { cleanSectionName } from './sections.ts';
@@ -126,11 +127,8 @@ class DescribeRun {
     const batches: PageToDescribe[][] = [];
     for (let i = 0; i < this.pages.length; i += this.settings.batchSize) batches.push(this.pages.slice(i, i + this.settings.batchSize));
     if (batches.length === 0) batches.push([]); // the site summary alone
-    let next = 0;
-    const worker = async () => {
-      while (next < batches.length) await this.describeBatch(batches[next++]);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, batches.length) }, worker));
+    const limit = pLimit(this.settings.concurrency);
+    await Promise.all(batches.map((batch) => limit(() => this.describeBatch(batch))));
 
     const site = this.siteAnswer;
     return {

@@ -4,8 +4,9 @@
 // ("Get started", "User Guides"). A part holding more than 40% of the links gives its largest
 // sub-parts sections of their own. Null when the site's navigation does not yield 3 sections;
 // the caller then falls back to URL folders.
-import type { PageLink } from './page-facts.ts';
+import { isEntry, type PageLink } from './page-facts.ts';
 import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
+import type { SectionRule } from './rules.ts';
 import { importance, linkedNode, sharedFolders, type MapNode, type SiteMap } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
 import { MAX_SECTIONS, MIN_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
@@ -14,7 +15,7 @@ export interface MapSection {
   name: string;
   nodes: MapNode[];
   /** The rule that named it, for the pages' trace (see ruleOf). */
-  rule: string;
+  rule: SectionRule;
 }
 
 interface Label {
@@ -90,7 +91,7 @@ function nestedHomeEntries(home: MapNode): Set<string> {
   const links = home.outline.links;
   const withChildren = new Set(links.filter((link) => link.parent >= 0 && links[link.parent].depth === 0).map((link) => link.parent));
   if (withChildren.size < MIN_SECTIONS) return new Set();
-  return new Set(links.flatMap((link, index) => (link.kind === 'toc' && link.depth === 0 ? [`home:${index}`] : [])));
+  return new Set(links.flatMap((link, index) => (isEntry(link) && link.depth === 0 ? [`home:${index}`] : [])));
 }
 
 /**
@@ -141,7 +142,7 @@ function trimOversized(sections: MapSection[], isEntry: (node: MapNode) => boole
 function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[]): { navigation: Navigation; fromContentsPage: boolean } | null {
   const repeated = findNavigation(home, map);
   // A home page that is a contents page itself keeps its own parts (see labelPath).
-  const homeContents = home.outline.links.filter((link) => link.kind === 'toc' && !link.inNavigation && linkedNode(map.byKey, link.url) !== undefined).length;
+  const homeContents = home.outline.links.filter((link) => link.block === 'toc' && linkedNode(map.byKey, link.url) !== undefined).length;
   const navigation = repeated.size > 0 ? repeated : homeContents < MIN_SECTIONS ? findContentsPage(home, map) : null;
   if (!navigation) return null;
   const tops = new Set(chosen.map((node) => navigationPath(node, home, navigation)[0]?.id).filter(Boolean));
@@ -149,7 +150,7 @@ function siteNavigation(home: MapNode, map: SiteMap, chosen: readonly MapNode[])
   if (tops.size < MIN_SECTIONS - 1) return null;
   const ownEntries = home.outline.links.filter((link) => {
     const target = linkedNode(map.byKey, link.url);
-    return link.kind === 'toc' && link.depth === 0 && target !== undefined && !navigation.has(target.key);
+    return isEntry(link) && link.depth === 0 && target !== undefined && !navigation.has(target.key);
   });
   return ownEntries.length >= MIN_SECTIONS ? null : { navigation, fromContentsPage: navigation !== repeated };
 }
@@ -265,7 +266,7 @@ function labelPath(node: MapNode, home: MapNode, grouped: boolean): Label[] {
  * takes the path of the one nearest the home page. Returns each page so placed, with that page.
  */
 function placeWithFolder(paths: Map<MapNode, Label[]>, chosen: readonly MapNode[]): Map<MapNode, MapNode> {
-  const mentioned = (node: MapNode) => node.via !== null && node.viaLink?.kind === 'prose' && folderOf(node.via) !== folderOf(node);
+  const mentioned = (node: MapNode) => node.via !== null && node.viaLink?.block === 'content' && folderOf(node.via) !== folderOf(node);
   const placed = new Map<string, MapNode>();
   for (const node of chosen) {
     if (mentioned(node) || node.via === null) continue;
@@ -337,7 +338,7 @@ function mergeByName(parts: Part[], fromContentsPage: boolean): MapSection[] {
 }
 
 /** What named a part, by its label's kind (see navigationPath, labelPath). */
-function ruleOf(id: string, fromContentsPage: boolean): string {
+function ruleOf(id: string, fromContentsPage: boolean): SectionRule {
   if (id === 'overview') return 'section.overview';
   if (id.startsWith('nav:')) return fromContentsPage ? 'section.contents-page-group' : 'section.navigation-group';
   if (id.startsWith('group:')) return 'section.home-group';

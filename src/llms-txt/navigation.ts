@@ -27,8 +27,8 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   const minPages = Math.max(MIN_PAGES, Math.ceil(REPEATED_SHARE * pages.length));
   // Where pages mark their navigation blocks, lists in their content (an API page's lists of the
   // types it uses, repeated on many pages) are no part of it.
-  const marked = pages.filter((page) => page.outline.links.some((link) => link.inNavigation)).length >= minPages;
-  const isEntry = (link: PageLink) => link.kind === 'toc' && (link.inNavigation || !marked);
+  const marked = pages.filter((page) => page.outline.links.some((link) => link.block === 'navigation')).length >= minPages;
+  const isEntry = (link: PageLink) => link.block === 'navigation' || (link.block === 'toc' && !marked);
   const carriedBy = new Map<string, number>();
   // How often each entry sits under each caption: a caption that is the page's own heading differs between pages.
   const captions = new Map<string, Map<string, number>>();
@@ -116,7 +116,7 @@ export function findContentsPage(home: MapNode, { nodes, byKey }: Pick<SiteMap, 
     const seen = new Set<string>();
     const entries: number[] = [];
     links.forEach((link, index) => {
-      const target = link.kind === 'toc' && !link.inNavigation ? linkedNode(byKey, link.url) : undefined;
+      const target = link.block === 'toc' ? linkedNode(byKey, link.url) : undefined;
       if (!target || target === page || target === home || seen.has(target.key)) return;
       seen.add(target.key);
       entries.push(index);

@@ -33,7 +33,7 @@ describe('readPageFacts beside the crawler\'s link scan', () => {
     assert.equal(links.title, 'Intro & setup ¶');
     assert.ok(links.links.includes('https://docs.example/guide/v1/configure.html?x=1&y=2'));
     assert.deepEqual(
-      outline.links.filter((link) => link.kind === 'toc').map((link) => [link.text, link.depth]),
+      outline.links.filter((link) => link.block !== 'content').map((link) => [link.text, link.depth]),
       [['Install', 0], ['Linux', 1], ['Configure', 0]],
     );
     assert.equal(outline.documentTitle, 'Intro & setup');
@@ -50,10 +50,10 @@ test('a class list classifies its element the same way on every page and on ever
   for (const n of [1, 2, 3]) {
     const outline = readPageFacts(page(n), `https://docs.example/p${n}.html`);
     assert.deepEqual(
-      outline.links.map((link) => [link.url, link.kind]),
+      outline.links.map((link) => [link.url, link.block]),
       [
-        [`https://docs.example/chapter-${n}`, 'toc'],
-        [`https://docs.example/prose-${n}`, 'prose'],
+        [`https://docs.example/chapter-${n}`, 'navigation'],
+        [`https://docs.example/prose-${n}`, 'content'],
       ],
     );
   }
@@ -68,10 +68,10 @@ test("a 'see also' box points elsewhere: its links are not the page's entries, i
     <ul><li><a href="/tutorial/numbers.html">Numbers</a></li></ul></div></body></html>`;
   const outline = readPageFacts(html, 'https://docs.example/tutorial/introduction.html');
   assert.deepEqual(
-    outline.links.map((link) => [link.url, link.kind]),
+    outline.links.map((link) => [link.url, link.block]),
     [
-      ['https://docs.example/library/string.html', 'prose'],
-      ['https://docs.example/library/stdtypes.html', 'prose'],
+      ['https://docs.example/library/string.html', 'content'],
+      ['https://docs.example/library/stdtypes.html', 'content'],
       ['https://docs.example/tutorial/numbers.html', 'toc'],
     ],
   );
@@ -95,9 +95,9 @@ test('a "previous"/"next" link is the reading order, not a contents entry, even 
     <div class="buttons"><a href="constants.html" rel="next">Built-in Constants</a></div></div></body></html>`;
   const outline = readPageFacts(html, 'https://docs.example/library/index.html');
   assert.deepEqual(
-    outline.links.map((link) => [link.url, link.kind]),
+    outline.links.map((link) => [link.url, link.block]),
     [
-      ['https://docs.example/library/intro.html', 'toc'],
+      ['https://docs.example/library/intro.html', 'navigation'],
       ['https://docs.example/library/functions.html', 'toc'],
     ],
   );
@@ -111,13 +111,13 @@ test('a link opening a list item or a table cell that points into another page i
     <div class="toctree-wrapper"><ul><li><a href="stdtypes.html#truth-value-testing">Truth Value Testing</a></li></ul></div></div></body></html>`;
   const outline = readPageFacts(html, 'https://docs.example/library/stdtypes.html');
   assert.deepEqual(
-    outline.links.map((link) => [link.url, link.kind]),
+    outline.links.map((link) => [link.url, link.block]),
     [
-      ['https://docs.example/library/math.html', 'prose'],
-      ['https://docs.example/library/math.html', 'prose'],
+      ['https://docs.example/library/math.html', 'content'],
+      ['https://docs.example/library/math.html', 'content'],
       ['https://docs.example/library/numeric.html', 'toc'],
       // A contents block's entries stay entries, sections of a page included.
-      ['https://docs.example/library/stdtypes.html', 'toc'],
+      ['https://docs.example/library/stdtypes.html', 'navigation'],
     ],
   );
 });
@@ -163,11 +163,11 @@ test('a labelled row of links is a list of entries; a link after words of the it
     <li>See <a href="topics/db/queries.html">Making queries</a> for the query API.</li></ul></body></html>`;
   const outline = readPageFacts(html, 'https://docs.example/index.html');
   assert.deepEqual(
-    outline.links.map((link) => [link.url, link.kind, link.group]),
+    outline.links.map((link) => [link.url, link.block, link.group]),
     [
       ['https://docs.example/topics/db/models.html', 'toc', 'The model layer'],
       ['https://docs.example/ref/models/fields.html', 'toc', 'The model layer'],
-      ['https://docs.example/topics/db/queries.html', 'prose', 'The model layer'],
+      ['https://docs.example/topics/db/queries.html', 'content', 'The model layer'],
     ],
   );
 });
@@ -179,11 +179,11 @@ test("a class on <body> names the page's layout: a page without a sidebar is not
     <p>This glossary defines some of the common terminology related to web serving.</p></div></body></html>`;
   const outline = readPageFacts(html, 'https://docs.example/en/glossary.html');
   assert.deepEqual(
-    outline.links.map((link) => [link.url, link.kind]),
+    outline.links.map((link) => [link.url, link.block]),
     [
-      ['https://docs.example/en/mod/mod_mime.html', 'prose'],
-      ['https://docs.example/de/glossary.html', 'prose'],
-      ['https://docs.example/en/glossary.html', 'prose'],
+      ['https://docs.example/en/mod/mod_mime.html', 'content'],
+      ['https://docs.example/de/glossary.html', 'content'],
+      ['https://docs.example/en/glossary.html', 'content'],
     ],
   );
   // A language switcher is not one of the page's paragraphs.
@@ -242,4 +242,11 @@ describe('a <summary> toggle in a contents entry', () => {
     const links = readPageFacts(html, PAGE).links.map((link) => [link.text, link.group, link.parent]);
     assert.deepEqual(links, [['Control.A', 'Control', -1], ['Control.A.B', 'Control', 0]]);
   });
+});
+
+test('the generator a page names in <meta name="generator"> is one of its facts, the first one when it names two', () => {
+  const html = `<html><head><meta name="generator" content="Docs Builder 2.1"><meta name="generator" content="Theme 4"></head>
+    <body><p>A page written by a tool that says so.</p></body></html>`;
+  assert.equal(readPageFacts(html, 'https://docs.example/').generator, 'Docs Builder 2.1');
+  assert.equal(readPageFacts('<html><body><p>Hand-written.</p></body></html>', 'https://docs.example/').generator, null);
 });

@@ -4,8 +4,10 @@
 // sidebars) are the site's own map; links in running text count less; links in page chrome
 // (headers, footers, breadcrumbs, "previous/next" bars) count not at all, since they repeat on
 // every page. The generator ranks pages and names sections from these outlines.
-import { Parser, Tokenizer, type ParserOptions, type QuoteType, type TokenizerCallbacks } from 'htmlparser2';
+import { Parser, type ParserOptions, type Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
+import { TeeTokenizer } from './tee-tokenizer.ts';
 import { LINK_LIST_SHARE } from './tuning.ts';
 import type { MetaTag, PageHead } from './metadata.ts';
 import { candidateText, normalizeWhitespace } from './text.ts';
@@ -14,16 +16,28 @@ export interface PageLink {
   /** Absolute URL without its fragment. */
   url: string;
   text: string;
-  /** `toc`: in a list, table or navigation block; `prose`: in running text. */
-  kind: 'toc' | 'prose';
+  /** The block the link stands in (see LinkBlock). */
+  block: LinkBlock;
   /** Nesting depth of lists around the link, 0 for a top-level entry. */
   depth: number;
   /** Index (in `links`) of the entry this one nests under, -1 for none. */
   parent: number;
-  /** The heading or caption the link sits under, when there is one. */
+  /** The caption of its block: the heading, caption or captioning item the link sits under, when there is one. */
   group: string | null;
-  /** In a navigation block (`<nav>`, role=navigation, a sidebar's or menu's class), not the page's content. */
-  inNavigation: boolean;
+}
+
+/**
+ * Where a link stands: `navigation`, a navigation block (`<nav>`, role=navigation, a sidebar's or
+ * menu's class) outside the page's main region or opened inside it; `toc`, an entry of a list or
+ * table in the content (a contents page's entries, a table of operations); `content`, running
+ * text. Links in the page's chrome (header, footer, breadcrumbs, previous/next bars) are not kept:
+ * they repeat on every page and are no part of the site's map.
+ */
+export type LinkBlock = 'navigation' | 'toc' | 'content';
+
+/** A navigation or contents entry: a step in the site's map (a link in running text is a mention). */
+export function isEntry(link: PageLink): boolean {
+  return link.block !== 'content';
 }
 
 export interface PageFacts {
@@ -42,7 +56,7 @@ export interface PageFacts {
   purposeLine: string | null;
   /** The first paragraph with a real sentence in it (see isMeaningfulParagraph), '' when none. */
   firstParagraph: string;
-  /** The first paragraphs of the content, to find text that many pages share. */
+  /** The first lead paragraphs of the content (see ParagraphRole), to find text that many pages share. */
   paragraphs: string[];
   headings: string[];
   /** The first terms a glossary on the page defines (see GLOSSARY_CLASS). */
@@ -53,6 +67,8 @@ export interface PageFacts {
   refresh: string | null;
   /** hreflang alternates other than this page. */
   alternates: string[];
+  /** `<meta name="generator">`: the tool that wrote the page ("Sphinx 7.2.6", "MkDocs 1.6"), null when it does not say. */
+  generator: string | null;
   /** Characters of text outside chrome and navigation… */
   textChars: number;
   /** …and those of them in a <pre>: a page that is mostly code is a source listing. */
@@ -60,6 +76,15 @@ export interface PageFacts {
   /** A <frameset>: the page's content is other documents, its frames. */
   frameset: boolean;
 }
+
+/**
+ * What a paragraph of the content is to its page. Only a `lead` says what the page is and is kept
+ * (`paragraphs`, `firstParagraph`); an `answer` follows a question heading (a FAQ's), a `synopsis`
+ * a usage heading, a `switcher` links to the page in other languages, a `link-list` is mostly
+ * links ("See also"), a `fragment` is too short to say anything. Paragraphs in asides (notes,
+ * warnings, "See also" boxes), navigation, chrome and list items are not read at all.
+ */
+export type ParagraphRole = 'lead' | 'answer' | 'synopsis' | 'switcher' | 'link-list' | 'fragment';
 
 // Page chrome: repeated on every page, never part of the site's map.
 const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|sphinxsidebar|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
@@ -138,11 +163,10 @@ interface PendingLink {
   sequence: boolean;
 }
 
-// Sphinx's "Previous topic"/"Next topic" links, which some themes repeat inside a navigation menu.
-const SEQUENCE_TITLE = /^(?:previous|next) (?:chapter|topic|page)$/i;
+// rel="prev"/"next": the reading order's neighbours. Their titles (Sphinx's "Previous topic", which
+// some themes repeat inside a navigation menu) and texts ("« previous | up | next »", Django's
+// theme) are in the page's language (Phrases.sequenceTitle, sequenceText).
 const SEQUENCE_REL = /(?:^|\s)(?:prev|previous|next)(?:$|\s)/i;
-// "« previous | up | next »" (Django's theme): links named only by their place in the reading order.
-const SEQUENCE_TEXT = /^[«‹←<\s]*(?:prev|previous|next|up)(?:\s+(?:page|chapter|topic))?[\s»›→>]*$/i;
 
 /** Nothing, or a label of at most 40 characters ending in ":", says nothing about the link after it. */
 const MAX_LABEL_CHARS = 40;
@@ -161,8 +185,8 @@ function saysSomething(texts: readonly string[]): boolean {
   return words.length > MAX_LABEL_CHARS || !words.endsWith(':') || /[.!?;]/.test(words);
 }
 
-function isSequenceLink(attrs: Record<string, string>): boolean {
-  return (attrs.rel !== undefined && SEQUENCE_REL.test(attrs.rel)) || (attrs.title !== undefined && SEQUENCE_TITLE.test(attrs.title));
+function isSequenceLink(attrs: Record<string, string>, phrases: Phrases): boolean {
+  return (attrs.rel !== undefined && SEQUENCE_REL.test(attrs.rel)) || (attrs.title !== undefined && phrases.sequenceTitle.test(attrs.title));
 }
 
 const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
@@ -258,11 +282,14 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     canonical: null,
     refresh: null,
     alternates: [],
+    generator: null,
     textChars: 0,
     codeChars: 0,
     frameset: false,
   };
   let base = url;
+  // The words rules match, in the page's language (its <html lang>; English until it says).
+  let phrases = phrasesFor(null);
   const stack: Frame[] = [];
   let chromeDepth = 0;
   let navDepth = 0;
@@ -314,10 +341,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         const id = attrs.id ?? '';
         const role = attrs.role ?? '';
         if (SKIP_TEXT_TAGS.has(name)) skipDepth++;
-        if (name === 'html') {
-          if (attrs.lang) outline.lang = attrs.lang.toLowerCase();
-          outline.head.htmlLang = attrs.lang ?? attrs['xml:lang'] ?? null;
-        }
+        if (name === 'html') readLanguage(attrs);
         if (name === 'script' && /^\s*application\/ld\+json\s*$/i.test(attrs.type ?? '')) jsonLd = [];
         if (name === 'h1') outline.h1Count++;
         if (name === 'frameset') outline.frameset = true;
@@ -372,7 +396,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
 
         if (name === 'a' && attrs.hreflang && text) text.switchesLanguage = true;
         if (name === 'a' && attrs.href !== undefined && skipDepth === 0) {
-          linkStack.push({ href: attrs.href, parts: [], afterText: itemDepth > 0 && saysSomething(itemTexts), sequence: isSequenceLink(attrs) });
+          linkStack.push({ href: attrs.href, parts: [], afterText: itemDepth > 0 && saysSomething(itemTexts), sequence: isSequenceLink(attrs, phrases) });
         }
       },
       ontext(data) {
@@ -419,6 +443,12 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     parserOptions(alsoTokens),
   );
 
+  function readLanguage(attrs: Record<string, string>) {
+    if (attrs.lang) outline.lang = attrs.lang.toLowerCase();
+    phrases = phrasesFor(outline.lang);
+    outline.head.htmlLang = attrs.lang ?? attrs['xml:lang'] ?? null;
+  }
+
   function readMeta(attrs: Record<string, string>) {
     outline.head.metaTags.push(attrs as MetaTag);
     const key = (attrs.name ?? attrs.property ?? '').toLowerCase();
@@ -433,6 +463,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     else if (key === 'og:description' && !outline.metaDescription) outline.metaDescription = content;
     else if (key === 'og:title') outline.ogTitle = content;
     else if (key === 'og:site_name') outline.siteName = content;
+    else if (key === 'generator') outline.generator ??= content;
   }
 
   function readLink(attrs: Record<string, string>) {
@@ -451,7 +482,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     const target = resolve(link.href);
     if (!target) return;
     const linkText = withoutPilcrow(candidateText(link.parts.join('')));
-    if (!linkText || SEQUENCE_TEXT.test(linkText)) return;
+    if (!linkText || phrases.sequenceText.test(linkText)) return;
     // A link opening a list item or a table cell is a contents entry, unless it points into another
     // page: "math.floor()" in a table of operations, "math" opening a changelog's item.
     const crossReference = link.href.includes('#') && target !== url;
@@ -468,7 +499,8 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
       lastAtDepth[depth] = outline.links.length;
       lastAtDepth.length = depth + 1;
     }
-    outline.links.push({ url: target, text: linkText, kind: toc ? 'toc' : 'prose', depth, parent, group, inNavigation: navInMain < 0 ? navDepth > 0 : navInMain > 0 });
+    const inNavigation = navInMain < 0 ? navDepth > 0 : navInMain > 0;
+    outline.links.push({ url: target, text: linkText, block: inNavigation ? 'navigation' : toc ? 'toc' : 'content', depth, parent, group });
   }
 
   /**
@@ -573,13 +605,20 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
       case 'paragraph':
         // A <div>'s own text that is not a sentence is a label, a signature or a name: "Deprecated.", "public class A extends B".
         if (current.tag === 'div' && !LOOSE_SENTENCE.test(value)) break;
-        // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
-        if (!answering && !inSynopsis && !current.switchesLanguage && value.length >= 3 && current.linkChars <= value.length * LINK_LIST_SHARE) {
-          if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);
-          if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars)) outline.firstParagraph = value;
-        }
+        if (paragraphRole(current, value) !== 'lead') break;
+        if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);
+        if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars, phrases)) outline.firstParagraph = value;
         break;
     }
+  }
+
+  function paragraphRole(paragraph: CollectedText, value: string): ParagraphRole {
+    if (answering) return 'answer';
+    if (inSynopsis) return 'synopsis';
+    if (paragraph.switchesLanguage) return 'switcher';
+    if (value.length < 3) return 'fragment';
+    // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
+    return paragraph.linkChars <= value.length * LINK_LIST_SHARE ? 'lead' : 'link-list';
   }
 
   parser.write(html);
@@ -587,89 +626,4 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
   // htmlparser2 hands out slices of the page, and V8 keeps a whole string alive behind each of its
   // slices: without this copy the outlines of a 1,000-page crawl would hold all 1,000 pages.
   return copy ? structuredClone(outline) : outline;
-}
-
-/**
- * A tokenizer that hands each token to its parser, then to the parser options' `alsoTokens`. One
- * class for every page (the parser constructs it with its own options): a class per page would
- * give each tokenizer a shape of its own, and V8 would stop optimising the tokenizer's code.
- */
-class TeeTokenizer extends Tokenizer {
-  constructor(options: ConstructorParameters<typeof Tokenizer>[0] & { alsoTokens: TokenizerCallbacks }, parser: TokenizerCallbacks) {
-    super(options, new TeeCallbacks(parser, options.alsoTokens));
-  }
-}
-
-class TeeCallbacks implements TokenizerCallbacks {
-  private readonly first: TokenizerCallbacks;
-  private readonly second: TokenizerCallbacks;
-
-  constructor(first: TokenizerCallbacks, second: TokenizerCallbacks) {
-    this.first = first;
-    this.second = second;
-  }
-
-  onattribdata(start: number, end: number): void {
-    this.first.onattribdata(start, end);
-    this.second.onattribdata(start, end);
-  }
-  onattribentity(codepoint: number): void {
-    this.first.onattribentity(codepoint);
-    this.second.onattribentity(codepoint);
-  }
-  onattribend(quote: QuoteType, end: number): void {
-    this.first.onattribend(quote, end);
-    this.second.onattribend(quote, end);
-  }
-  onattribname(start: number, end: number): void {
-    this.first.onattribname(start, end);
-    this.second.onattribname(start, end);
-  }
-  oncdata(start: number, end: number, offset: number): void {
-    this.first.oncdata(start, end, offset);
-    this.second.oncdata(start, end, offset);
-  }
-  onclosetag(start: number, end: number): void {
-    this.first.onclosetag(start, end);
-    this.second.onclosetag(start, end);
-  }
-  oncomment(start: number, end: number, offset: number): void {
-    this.first.oncomment(start, end, offset);
-    this.second.oncomment(start, end, offset);
-  }
-  ondeclaration(start: number, end: number): void {
-    this.first.ondeclaration(start, end);
-    this.second.ondeclaration(start, end);
-  }
-  onend(): void {
-    this.first.onend();
-    this.second.onend();
-  }
-  onopentagend(end: number): void {
-    this.first.onopentagend(end);
-    this.second.onopentagend(end);
-  }
-  onopentagname(start: number, end: number): void {
-    this.first.onopentagname(start, end);
-    this.second.onopentagname(start, end);
-  }
-  onprocessinginstruction(start: number, end: number): void {
-    this.first.onprocessinginstruction(start, end);
-    this.second.onprocessinginstruction(start, end);
-  }
-  onselfclosingtag(end: number): void {
-    this.first.onselfclosingtag(end);
-    this.second.onselfclosingtag(end);
-  }
-  ontext(start: number, end: number): void {
-    this.first.ontext(start, end);
-    this.second.ontext(start, end);
-  }
-  ontextentity(codepoint: number, end: number): void {
-    this.first.ontextentity(codepoint, end);
-    this.second.ontextentity(codepoint, end);
-  }
-  isInForeignContext(): boolean {
-    return this.first.isInForeignContext?.() ?? false;
-  }
 }

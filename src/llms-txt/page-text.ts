@@ -5,6 +5,7 @@
 import { isBoilerplateDescription } from './boilerplate.ts';
 import { metadataFromHead, type PageMetadata } from './metadata.ts';
 import { MAX_HEADING_CHARS, type PageFacts } from './page-facts.ts';
+import type { TitleRule } from './rules.ts';
 import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
 
 export interface PageText {
@@ -55,7 +56,7 @@ export function pageText(facts: PageFacts, content?: ContentFacts | null): PageT
  * document's <title>, the page's <h1> (a <title> too short or too long gives way to the only one),
  * its URL; then, across the site, the <h1> or the URL of a page whose title most pages share.
  */
-export type TitleRule = 'title.meta-title' | 'title.document-title' | 'title.heading' | 'title.url' | 'title.heading-for-shared-title' | 'title.url-for-shared-title' | 'title.site-name';
+export type { TitleRule } from './rules.ts';
 
 /** og:title / twitter:title / <title> / first <h1>, without the part that repeats the site's name. */
 export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): { title: string; rule: TitleRule } {

@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { parseRobotsTxt } from '../crawl/robots.ts';
 import { readCrawledPage } from '../generation/read-page.ts';
 import { isBoilerplateDescription, isMeaningfulParagraph } from './boilerplate.ts';
+import { phrasesFor } from './phrases.ts';
 import { shorten } from './description.ts';
 import { extractPage } from './extract.ts';
 import { generateLlmsTxt } from './generate.ts';
@@ -81,7 +82,7 @@ const described = (text: string): DescribedPage => ({
 describe('linear time on crafted page text', () => {
   test('boilerplate rules', async () => {
     await assertLinear('isBoilerplateDescription', (text) => isBoilerplateDescription(text, 'Guide'));
-    await assertLinear('isMeaningfulParagraph', (text) => isMeaningfulParagraph(text, 0));
+    await assertLinear('isMeaningfulParagraph', (text) => isMeaningfulParagraph(text, 0, phrasesFor('en')));
   });
 
   test('descriptions and section names', async () => {

@@ -2,7 +2,7 @@
 // navigation and contents links (a shortest-path tree, where a top-level contents entry costs 1,
 // a nested one more, a link in running text 3), and how many pages link to it. Page choice and
 // sections both come from this tree.
-import type { PageLink, PageFacts } from './page-facts.ts';
+import { isEntry, type PageLink, type PageFacts } from './page-facts.ts';
 import { IN_LINK_WEIGHT, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
 
 export interface MapInput {
@@ -129,7 +129,7 @@ function shortestPaths(home: MapNode, byKey: Map<string, MapNode>) {
     node.outline.links.forEach((link, index) => {
       const target = linkedNode(byKey, link.url);
       if (!target || done.has(target) || target === node) return;
-      const level = node.level + (link.kind === 'toc' ? 1 + Math.min(link.depth, 3) : PROSE_STEP);
+      const level = node.level + (isEntry(link) ? 1 + Math.min(link.depth, 3) : PROSE_STEP);
       // On a tie the deeper page is the more specific parent: a chapter's sections hang under the
       // chapter, not under the part page that also lists them; between pages as deep, the one in
       // the target's folder (a module under the modules' index, not under a release note).
@@ -157,7 +157,7 @@ function parentsListedByHome(home: MapNode): Map<string, string> {
   const links = home.outline.links;
   const parents = new Map<string, string>();
   for (const link of links) {
-    if (link.kind !== 'toc' || link.parent < 0) continue;
+    if (!isEntry(link) || link.parent < 0) continue;
     const key = pageKey(link.url);
     const parent = pageKey(links[link.parent].url);
     if (key !== parent && !parents.has(key)) parents.set(key, parent);

@@ -1,5 +1,6 @@
 // Types shared across the generator core.
 import type { PageFacts } from './page-facts.ts';
+import type { DescriptionRule, EnhanceRule, SectionRule, TitleRule } from './rules.ts';
 
 /** What the generator reads of a page before choosing (see readHtml). */
 export interface PageReading {
@@ -71,9 +72,9 @@ export interface DescribedPage {
  * writes them beside the files, so a reader can tell why a line reads as it does.
  */
 export interface PageTrace {
-  title: string;
-  description: string;
-  section: string;
+  title: TitleRule | EnhanceRule;
+  description: DescriptionRule | EnhanceRule;
+  section: SectionRule | EnhanceRule;
 }
 
 /** The site's header in llms.txt. */

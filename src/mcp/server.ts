@@ -41,20 +41,38 @@ const siteArg = z.string().min(1).max(2048).describe('A site id (from list_sites
 
 export function createMcpServer(deps: McpDeps, accountId: string): McpServer {
   const server = new McpServer(SERVER_INFO);
-  const { db, config } = deps;
-  /** The API's own message for an ApiError; anything else is logged and answered as the API's 500. */
-  const answer =
-    <Args>(run: (args: Args) => Promise<CallToolResult>) =>
-    async (args: Args): Promise<CallToolResult> => {
-      try {
-        return await run(args);
-      } catch (error) {
-        if (error instanceof ApiError) throw error;
-        deps.log.error({ err: error }, 'MCP tool failed');
-        throw errors.internal();
-      }
-    };
+  const tools: ToolContext = { server, deps, accountId, answer: answering(deps.log) };
+  registerFileTools(tools);
+  registerPageTools(tools);
+  registerGenerationTools(tools);
+  return server;
+}
 
+/** Wraps a tool's work: the API's own message for an ApiError; anything else is logged and answered as the API's 500. */
+const answering =
+  (log: McpDeps['log']) =>
+  <Args>(run: (args: Args) => Promise<CallToolResult>) =>
+  async (args: Args): Promise<CallToolResult> => {
+    try {
+      return await run(args);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      log.error({ err: error }, 'MCP tool failed');
+      throw errors.internal();
+    }
+  };
+
+/** What each group of tools registers with, for the account whose key called. */
+interface ToolContext {
+  server: McpServer;
+  deps: McpDeps;
+  accountId: string;
+  answer: ReturnType<typeof answering>;
+}
+
+/** The account's sites and their hosted files. */
+function registerFileTools({ server, deps, accountId, answer }: ToolContext) {
+  const { db, config } = deps;
   server.registerTool(
     'list_sites',
     {
@@ -95,6 +113,11 @@ export function createMcpServer(deps: McpDeps, accountId: string): McpServer {
     }),
   );
 
+}
+
+/** The pages the files list: one page's markdown, and a search through them. */
+function registerPageTools({ server, deps, accountId, answer }: ToolContext) {
+  const { db } = deps;
   server.registerTool(
     'get_page',
     {
@@ -123,6 +146,11 @@ export function createMcpServer(deps: McpDeps, accountId: string): McpServer {
     }),
   );
 
+}
+
+/** Generating, as the API does, and following the job. */
+function registerGenerationTools({ server, deps, accountId, answer }: ToolContext) {
+  const { db, config } = deps;
   server.registerTool(
     'generate',
     {
@@ -144,6 +172,4 @@ export function createMcpServer(deps: McpDeps, accountId: string): McpServer {
     },
     answer(async ({ jobId }) => json(jobView(config.publicUrl, await getGenerationJob(db, accountId, jobId)))),
   );
-
-  return server;
 }

@@ -3,7 +3,8 @@ import type { Clock } from '../clock.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { errorAnswers, Id, SuccessMessage } from '../http/schemas.ts';
+import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
+import { Id } from '../shapes.ts';
 import type { RoutePlugin } from '../http/types.ts';
 import { deleteSchedule, ScheduleView, scheduleView, setSchedule } from './schedules.ts';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { page, routes, startSite, type TestSite } from '../crawl/test-support.ts';
+import { page, routes, startSite, type TestSite } from '../testing/test-site.ts';
 import { eq, inArray } from '../db/orm.ts';
 import { accounts, siteSchedules } from '../db/schema.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';

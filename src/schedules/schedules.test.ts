@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { page, rewritableSite } from '../crawl/test-support.ts';
+import { page, rewritableSite } from '../testing/test-site.ts';
 import { eq } from '../db/orm.ts';
 import { spendCredits } from '../credits/ledger.ts';
 import { generationJobs, sites } from '../db/schema.ts';

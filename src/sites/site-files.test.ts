@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
-import { rewritableSite } from '../crawl/test-support.ts';
+import { rewritableSite } from '../testing/test-site.ts';
 import { eq } from '../db/orm.ts';
 import { siteFileParts } from '../db/schema.ts';
 import { waitForGeneration } from '../testing/jobs.ts';

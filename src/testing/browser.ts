@@ -2,10 +2,12 @@
  * Headless Chromium for the browser tests (playwright-core driving Debian's `chromium`), the
  * dashboard's build for its tests, and the folder the tests save their screenshots in. Chromium is required: without it the suites fail, they do not skip.
  */
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { WEB_DIST } from '../web/plugin.ts';
 import { startDocsSite, type DocsSite } from './docs-site.ts';
@@ -74,4 +76,30 @@ export async function openDashboard(): Promise<DashboardFixture> {
       await docs.close();
     },
   };
+}
+
+export interface DashboardWithAccount extends DashboardFixture {
+  account: { id: string; apiKey: string; email: string };
+}
+
+/**
+ * A suite's dashboard with one account on it: opened before the suite's tests (`opened` then
+ * receives it, for the suite to keep what it uses) and closed after them. The functions returned
+ * act on it once it is open.
+ */
+export function dashboardWithAccount(
+  firstName: string,
+  opened: (dashboard: DashboardWithAccount) => void,
+): Pick<DashboardFixture, 'shot' | 'url' | 'nav'> {
+  let fixture: DashboardFixture | undefined;
+  before(async () => {
+    fixture = await openDashboard();
+    const account = await fixture.service.createAccount({ firstName });
+    opened({ ...fixture, account });
+  });
+  after(async () => {
+    await fixture?.close();
+  });
+  const open = () => fixture ?? assert.fail('the dashboard is opened before the suite\'s tests');
+  return { shot: (name) => open().shot(name), url: (path) => open().url(path), nav: (name) => open().nav(name) };
 }

@@ -3,7 +3,7 @@
  * a sitemap (with lastmod), robots.txt, docs, an API reference, a blog and legal pages,
  * plus one page reachable only by links and one page disallowed by robots.txt.
  */
-import { routes, startSite, type Route, type TestSite } from '../crawl/test-support.ts';
+import { routes, startSite, type Route, type TestSite } from '../testing/test-site.ts';
 
 interface Page {
   path: string;

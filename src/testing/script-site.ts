@@ -6,7 +6,7 @@
  * writing whatever it gets into the page. Hostile pages: an endless script, a page that allocates
  * without end, a redirect loop in script.
  */
-import { startSite, type TestSite } from '../crawl/test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 
 export interface ScriptSite {
   origin: string;

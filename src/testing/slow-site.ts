@@ -1,5 +1,5 @@
 /** A site whose pages answer slowly, so a test can act while a job is mid-way. */
-import { startSite, type TestSite } from '../crawl/test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 
 export async function startSlowSite(pages: number, delayMs: number): Promise<TestSite> {
   const links = Array.from({ length: pages }, (_, i) => `<a href="/page-${i}">Page ${i}</a>`).join(' ');

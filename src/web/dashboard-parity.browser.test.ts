@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { eq } from '../db/orm.ts';
 import { webhookEndpoints } from '../db/schema.ts';
-import { startSite, type TestSite } from '../crawl/test-support.ts';
+import { startSite, type TestSite } from '../testing/test-site.ts';
 import { openDashboard, type DashboardFixture } from '../testing/browser.ts';
 import type { DocsSite } from '../testing/docs-site.ts';
 import { readLedger } from '../testing/ledger.ts';

@@ -6,31 +6,17 @@
  * Chromium is required: without it this suite fails, it does not skip.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openDashboard, type DashboardFixture } from '../testing/browser.ts';
+import { dashboardWithAccount, type DashboardWithAccount } from '../testing/browser.ts';
 import type { DocsSite } from '../testing/docs-site.ts';
 import type { TestService } from '../testing/service.ts';
 
-let fixture: DashboardFixture;
 let page: Page;
 let service: TestService;
 let docs: DocsSite;
-let account: { id: string; apiKey: string; email: string };
-
-before(async () => {
-  fixture = await openDashboard();
-  ({ page, service, docs } = fixture);
-  account = await service.createAccount({ firstName: 'Grace' });
-});
-
-after(async () => {
-  await fixture?.close();
-});
-
-const shot = (name: string) => fixture.shot(name);
-const url = (path: string) => fixture.url(path);
-const nav = (name: string) => fixture.nav(name);
+let account: DashboardWithAccount['account'];
+const { shot, url, nav } = dashboardWithAccount('Grace', (opened) => ({ page, service, docs, account } = opened));
 const focusedId = () => page.evaluate(() => document.activeElement?.id);
 
 describe('Discovery and account deletion in a browser', () => {

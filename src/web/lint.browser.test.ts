@@ -5,28 +5,18 @@
  * suite fails, it does not skip.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openDashboard, type DashboardFixture } from '../testing/browser.ts';
+import { dashboardWithAccount, type DashboardWithAccount } from '../testing/browser.ts';
 import type { DocsSite } from '../testing/docs-site.ts';
 import { waitForGeneration } from '../testing/jobs.ts';
 import type { TestService } from '../testing/service.ts';
 
-let fixture: DashboardFixture;
 let page: Page;
 let service: TestService;
 let docs: DocsSite;
-let account: { id: string; apiKey: string; email: string };
-
-before(async () => {
-  fixture = await openDashboard();
-  ({ page, service, docs } = fixture);
-  account = await service.createAccount({ firstName: 'Ada' });
-});
-
-after(async () => {
-  await fixture?.close();
-});
+let account: DashboardWithAccount['account'];
+const fixture = dashboardWithAccount('Ada', (opened) => ({ page, service, docs, account } = opened));
 
 describe('Check an llms.txt in a browser', () => {
   test('/lint is a client route, and in the main navigation once logged in', async () => {

@@ -5,8 +5,9 @@ import type { CrawlOptions } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { messages } from '../errors.ts';
 import { callerOf } from '../http/authenticate.ts';
-import { errorAnswers, Id, IsoDate, Nullable, OneOf, PageFields, PageQuery, SuccessMessage } from '../http/schemas.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import { errorAnswers, SuccessMessage } from '../http/schemas.ts';
+import { Id, IsoDate, Nullable, OneOf, PageFields, PageQuery } from '../shapes.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import { createEndpoint, deleteEndpoint, enableEndpoint, listDeliveries, listEndpoints, sendTestEvent, type WebhookEndpoint } from './endpoints.ts';
 import { WEBHOOK_EVENTS } from './events.ts';
 
@@ -43,7 +44,16 @@ const endpointView = (endpoint: WebhookEndpoint) => ({
 
 const EndpointParams = Type.Object({ id: Id });
 
-export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; crawl: CrawlOptions }> = async (app, deps) => {
+type Deps = { db: Database; clock: Clock; config: Config; crawl: CrawlOptions };
+
+export const webhookRoutes: RoutePlugin<Deps> = async (app, deps) => {
+  endpointRoutes(app, deps);
+  endpointStateRoutes(app, deps.db);
+  deliveryRoutes(app, deps);
+};
+
+/** The account's endpoints: registering one, listing them. */
+function endpointRoutes(app: App, deps: Deps) {
   const { db } = deps;
   const endpointDeps = { db, clock: deps.clock, jwtSecret: deps.config.jwtSecret, guard: deps.crawl };
 
@@ -82,6 +92,10 @@ export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     async (request) => ({ endpoints: (await listEndpoints(db, callerOf(request).accountId)).map(endpointView) }),
   );
 
+}
+
+/** One endpoint's state: deleted, or enabled again after it was disabled. */
+function endpointStateRoutes(app: App, db: Database) {
   app.delete(
     '/webhooks/endpoints/:id',
     {
@@ -115,6 +129,12 @@ export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
       return { success: true, message: messages.webhookEndpointEnabled, endpoint: endpointView(endpoint) };
     },
   );
+
+}
+
+/** What an endpoint was sent: a test event on demand, and the log of its deliveries. */
+function deliveryRoutes(app: App, deps: Deps) {
+  const { db } = deps;
 
   app.post(
     '/webhooks/endpoints/:id/test',
@@ -153,4 +173,4 @@ export const webhookRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Co
     },
     async (request) => listDeliveries(db, callerOf(request).accountId, request.params.id, request.query),
   );
-};
+}

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api, ApiError, formatDate, publicApi, session, withKey, type Answer, type Me } from './api.ts';
 import { navigate } from './router.ts';
-import { CopyButton, ErrorMessage, Field, Notice, PageHeading, useLoad } from './ui.tsx';
+import { CopyButton, ErrorMessage, Field, Notice, PageHeading, sendForm, useLoad } from './ui.tsx';
 
 type ApiKey = Answer<'/api/v1/api-keys', 'get'>['apiKeys'][number];
 
@@ -21,18 +21,13 @@ export function KeysPage() {
       return document.getElementById('key-name')?.focus();
     }
     setNameError(undefined);
-    setBusy(true);
-    try {
+    const create = async () => {
       const result = await answer(api.POST('/api/v1/api-keys', { body: { name: name.trim() } }));
       setCreated({ name: result.apiKey.name, key: result.key });
       setName('');
       keys.reload();
-    } catch (err) {
-      if (err instanceof ApiError && err.field === 'name') setNameError(err.message.replace(/^Validation error: /, ''));
-      else setError(err);
-    } finally {
-      setBusy(false);
-    }
+    };
+    await sendForm(create, { field: 'name', setFieldError: setNameError, setError, setBusy });
   };
 
   const revoke = async (key: ApiKey) => {

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { answer, api, ApiError, formatDate, type paths } from './api.ts';
 import { navigate } from './router.ts';
 import { discoveryOptionSchema, rangeHint, wholeNumber, type DiscoveryOptionSchema } from './service-options.ts';
-import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
+import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect } from './ui.tsx';
+import { Table, UrlTable, lastModifiedColumn } from './tables.tsx';
 
 type JobStatus = NonNullable<NonNullable<paths['/api/v1/discovery']['get']['parameters']['query']>['status']>;
 type DiscoveryType = DiscoveryOptionSchema['discoveryType']['default'];

@@ -4,11 +4,11 @@
  * Its initial values and limits are the service's own (service-options.ts).
  */
 import { useEffect, useState } from 'preact/hooks';
-import { answer, api, ApiError } from './api.ts';
+import { answer, api } from './api.ts';
 import { CostLine, runsWithoutAi, useEstimate } from './cost-estimate.tsx';
 import { generationOptionSchema, rangeHint, wholeNumber, type GenerateBody, type GenerationMethod, type GenerationOptionSchema, type RenderMode } from './service-options.ts';
 import { JobPanel, type StartedJob } from './job-panel.tsx';
-import { ErrorMessage, Field, useLoad } from './ui.tsx';
+import { ErrorMessage, Field, sendForm, useLoad } from './ui.tsx';
 
 interface FormState {
   url: string;
@@ -104,15 +104,13 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
     const checked = toBody(form, schema);
     setErrors(checked.errors);
     if (!checked.body) return document.getElementById(checked.errors.url ? 'gen-url' : checked.errors.maxUrls ? 'gen-max' : 'gen-max-tokens')?.focus();
-    setBusy(true);
-    try {
-      onStarted(await answer(api.POST('/api/v1/generate', { body: checked.body })));
-    } catch (err) {
-      if (err instanceof ApiError && err.field === 'url') setErrors({ url: err.message.replace(/^Validation error: /, '') });
-      else setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const body = checked.body;
+    await sendForm(async () => onStarted(await answer(api.POST('/api/v1/generate', { body }))), {
+      field: 'url',
+      setFieldError: (url) => setErrors({ url }),
+      setError,
+      setBusy,
+    });
   };
 
   return (

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { answer, api, ApiError, type Answer } from './api.ts';
-import { ErrorMessage, Field, PageHeading, Table } from './ui.tsx';
+import { ErrorMessage, Field, PageHeading } from './ui.tsx';
+import { Table } from './tables.tsx';
 
 type Report = Answer<'/api/v1/lint', 'post'>;
 

@@ -8,7 +8,7 @@ import { plural, useEstimate } from './cost-estimate.tsx';
 import type { GenerateBody, GenerationMethod } from './service-options.ts';
 import { JobPanel, type StartedJob } from './job-panel.tsx';
 import { navigate } from './router.ts';
-import { ErrorMessage } from './ui.tsx';
+import { ErrorMessage, useAction } from './ui.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
 type Options = NonNullable<GenerateBody['options']>;
@@ -23,23 +23,11 @@ function regenerateBody(site: Site): GenerateBody | null {
 }
 
 export function SiteActions({ site, onChange }: { site: Site; onChange: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction();
   const [job, setJob] = useState<StartedJob | null>(null);
   const body = regenerateBody(site);
   const { estimate } = useEstimate(body);
 
-  const act = async (work: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await work();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   const regenerate = () =>
     act(async () => {
       setJob(await answer(api.POST('/api/v1/generate', { body: body! })));

@@ -4,7 +4,8 @@ import { LlmsPreview } from './llms-outline.tsx';
 import { McpCard } from './mcp-card.tsx';
 import { ScheduleCard } from './schedule-card.tsx';
 import { SiteActions } from './site-actions.tsx';
-import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect, Table, UrlTable, lastModifiedColumn } from './ui.tsx';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
+import { Table, UrlTable, lastModifiedColumn } from './tables.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
 type FileSize = NonNullable<NonNullable<Site['files']>['llmsTxt']>;

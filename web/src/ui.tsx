@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, formatLastModified } from './api.ts';
+import { ApiError } from './api.ts';
 
 export interface FieldProps {
   id: string;
@@ -47,6 +47,49 @@ export function Field({ id, label, value, onInput, error, type = 'text', hint, r
       ) : null}
     </div>
   );
+}
+
+/** The API's validation message about `field` (its `Validation error: ` prefix dropped), or null for any other error. */
+export function fieldMessage(err: unknown, field: string): string | null {
+  return err instanceof ApiError && err.field === field ? err.message.replace(/^Validation error: /, '') : null;
+}
+
+/**
+ * Sends a form's request with the form busy meanwhile: the API's validation error about `field`
+ * is shown at that field, any other error above the form (ErrorMessage).
+ */
+export async function sendForm(
+  request: () => Promise<void>,
+  form: { field: string; setFieldError: (message: string) => void; setError: (err: unknown) => void; setBusy: (busy: boolean) => void },
+): Promise<void> {
+  form.setBusy(true);
+  try {
+    await request();
+  } catch (err) {
+    const message = fieldMessage(err, form.field);
+    if (message !== null) form.setFieldError(message);
+    else form.setError(err);
+  } finally {
+    form.setBusy(false);
+  }
+}
+
+/** A button's action: busy while it runs, and its error (cleared when the next one starts) for ErrorMessage. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, act };
 }
 
 export function ErrorMessage({ error }: { error: unknown }) {
@@ -188,79 +231,3 @@ export function FilterSelect<T extends string>({ id, label, value, choices, onCh
     </div>
   );
 }
-
-/** One column of a table: its header and what each row shows in it. */
-export interface Column<T> {
-  header: string;
-  cell: (row: T) => ComponentChildren;
-  class?: string;
-  /** e.g. `data-testid`, for tests that read one cell */
-  testId?: string;
-}
-
-/** A table of rows, one column per `columns` entry. */
-export function Table<T>({ rows, columns, rowKey }: { rows: T[]; columns: Column<T>[]; rowKey: (row: T) => string }) {
-  return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            {columns.map((column) => (
-              <th scope="col" key={column.header} class={column.class}>
-                {column.header}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={rowKey(row)}>
-              {columns.map((column) => (
-                <td key={column.header} class={column.class} data-testid={column.testId}>
-                  {column.cell(row)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** A page of a URL listing (a site's mapped URLs, a discovery's URLs): count, table and pager. */
-export function UrlTable<T>({
-  load,
-  columns,
-  rowKey,
-  label,
-  onPage,
-}: {
-  load: { data: { urls: T[]; total: number; page: number; totalPages: number } | null; error: unknown; loading: boolean };
-  columns: Column<T>[];
-  rowKey: (row: T) => string;
-  label: string;
-  onPage: (page: number) => void;
-}) {
-  const { data } = load;
-  return (
-    <>
-      <ErrorMessage error={load.error} />
-      {data ? (
-        <>
-          <p class="muted">{data.total} URLs</p>
-          {data.urls.length ? <Table rows={data.urls} columns={columns} rowKey={rowKey} /> : null}
-          <Pager page={data.page} totalPages={data.totalPages} onPage={onPage} label={label} disabled={load.loading} />
-        </>
-      ) : load.loading ? (
-        <p>Loading…</p>
-      ) : null}
-    </>
-  );
-}
-
-/** The "Last modified" column: a sitemap's day as that day, or a dash. */
-export const lastModifiedColumn = <T extends { lastModified: string | null }>(): Column<T> => ({
-  header: 'Last modified',
-  cell: (row) => (row.lastModified ? <time dateTime={row.lastModified}>{formatLastModified(row.lastModified)}</time> : '—'),
-});

@@ -3,9 +3,9 @@
  * it a test event, read its delivery log, enable it again once disabled, delete it.
  */
 import { useState } from 'preact/hooks';
-import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
+import { answer, api, formatDate, type Answer, type paths } from './api.ts';
 import { DeliveryLog } from './delivery-log.tsx';
-import { CopyButton, ErrorMessage, Field, Notice, PageHeading, Status, useLoad } from './ui.tsx';
+import { CopyButton, ErrorMessage, Field, Notice, PageHeading, sendForm, Status, useAction, useLoad } from './ui.tsx';
 
 type Endpoint = Answer<'/api/v1/webhooks/endpoints', 'get'>['endpoints'][number];
 type WebhookEvent = paths['/api/v1/webhooks/endpoints']['post']['requestBody']['content']['application/json']['events'][number];
@@ -34,18 +34,13 @@ function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
     const found = { url: url.trim() ? undefined : 'Enter the address that receives the events.', events: events.length ? undefined : 'Choose at least one event.' };
     setErrors(found);
     if (found.url || found.events) return;
-    setBusy(true);
-    try {
+    const create = async () => {
       const result = await answer(api.POST('/api/v1/webhooks/endpoints', { body: { url: url.trim(), events } }));
       setCreated({ url: result.endpoint.url, secret: result.secret });
       setUrl('');
       onCreated();
-    } catch (err) {
-      if (err instanceof ApiError && err.field === 'url') setErrors({ url: err.message.replace(/^Validation error: /, '') });
-      else setError(err);
-    } finally {
-      setBusy(false);
-    }
+    };
+    await sendForm(create, { field: 'url', setFieldError: (message) => setErrors({ url: message }), setError, setBusy });
   };
 
   return (
@@ -83,25 +78,19 @@ function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
 }
 
 function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
-  const [error, setError] = useState<unknown>(null);
+  const action = useAction();
+  const { busy, error } = action;
   const [notice, setNotice] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
   const path = { params: { path: { id: endpoint.id } } };
 
-  const act = async (work: () => Promise<string | null>) => {
-    setBusy(true);
-    setError(null);
-    setNotice(null);
-    try {
+  /** Runs an action whose answer's message, if any, is shown as the card's notice. */
+  const act = (work: () => Promise<string | null>) =>
+    action.act(async () => {
+      setNotice(null);
       setNotice(await work());
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const sendTest = () =>
     act(async () => {
       const result = await answer(api.POST('/api/v1/webhooks/endpoints/{id}/test', path));

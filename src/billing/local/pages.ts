@@ -14,67 +14,76 @@ const hidden = { hide: true } as const;
 export async function registerLocalPages(app: App, provider: LocalStripe): Promise<void> {
   await app.register(async (pages) => {
     await pages.register(formbody);
-
-    pages.get<{ Params: { sessionId: string } }>('/pay/checkout/:sessionId', { schema: hidden }, async (request, reply) => {
-      const session = await provider.find(request.params.sessionId, 'checkout.session');
-      if (!session) return notFound(reply, 'This checkout does not exist.');
-      const customer = await provider.find(session.customer, 'customer');
-      return html(reply, 200, 'Checkout', checkoutPage(session, customer));
-    });
-
-    pages.post<{ Params: { sessionId: string } }>('/pay/checkout/:sessionId/complete', { schema: hidden }, async (request, reply) => {
-      const session = await provider.completeCheckout(request.params.sessionId);
-      if (!session) return notFound(reply, 'This checkout does not exist.');
-      return reply.redirect(successUrl(session), 303);
-    });
-
-    pages.post<{ Params: { sessionId: string } }>('/pay/checkout/:sessionId/cancel', { schema: hidden }, async (request, reply) => {
-      // Like Stripe's back link: the session stays open and unpaid until it expires.
-      const session = await provider.find(request.params.sessionId, 'checkout.session');
-      if (!session) return notFound(reply, 'This checkout does not exist.');
-      return reply.redirect(session.cancel_url, 303);
-    });
-
-    pages.get<{ Params: { portalId: string } }>('/pay/portal/:portalId', { schema: hidden }, async (request, reply) => {
-      const portal = await provider.find(request.params.portalId, 'billing_portal.session');
-      if (!portal) return notFound(reply, 'This billing portal link does not exist.');
-      const [customer, subscriptions, invoices] = await Promise.all([
-        provider.find(portal.customer, 'customer'),
-        provider.listForCustomer(portal.customer, 'subscription'),
-        provider.listForCustomer(portal.customer, 'invoice'),
-      ]);
-      return html(reply, 200, 'Billing portal', portalPage(portal, customer, subscriptions, invoices));
-    });
-
-    type PortalAction = { Params: { portalId: string; subscriptionId: string }; Body: Record<string, string> | undefined };
-    const portalAction = (
-      action: string,
-      run: (subscriptionId: string, body: Record<string, string>) => Promise<unknown>,
-    ) =>
-      pages.post<PortalAction>(`/pay/portal/:portalId/subscriptions/:subscriptionId/${action}`, { schema: hidden }, async (request, reply) => {
-        const { portalId, subscriptionId } = request.params;
-        const portal = await provider.find(portalId, 'billing_portal.session');
-        const subscription = await provider.find(subscriptionId, 'subscription');
-        if (!portal || !subscription || subscription.customer !== portal.customer) {
-          return notFound(reply, 'This subscription is not part of this billing portal.');
-        }
-        const done = await run(subscriptionId, request.body ?? {});
-        if (done === false) return html(reply, 400, 'Billing portal', `<h1>Billing portal</h1><p role="alert">That choice is not available.</p>${backTo(portalId)}`);
-        return reply.redirect(`/pay/portal/${portalId}`, 303);
-      });
-
-    portalAction('change-plan', async (subscriptionId, body) => {
-      const [planId, cycle] = String(body.plan ?? '').split(':');
-      if (!PLANS.some((p) => p.id === planId) || (cycle !== 'monthly' && cycle !== 'yearly')) return false;
-      return provider.changePlan(subscriptionId, planId, cycle);
-    });
-    portalAction('cancel', async (subscriptionId, body) => {
-      if (body.when !== 'now' && body.when !== 'period_end') return false;
-      return provider.cancelSubscriptionAt(subscriptionId, body.when);
-    });
-    portalAction('resume', (subscriptionId) => provider.resumeSubscription(subscriptionId));
-    portalAction('renew', (subscriptionId) => provider.renewSubscription(subscriptionId));
+    checkoutRoutes(pages, provider);
+    portalRoutes(pages, provider);
   });
+}
+
+/** The checkout page, and its Pay and Cancel buttons. */
+function checkoutRoutes(pages: App, provider: LocalStripe) {
+  pages.get<{ Params: { sessionId: string } }>('/pay/checkout/:sessionId', { schema: hidden }, async (request, reply) => {
+    const session = await provider.find(request.params.sessionId, 'checkout.session');
+    if (!session) return notFound(reply, 'This checkout does not exist.');
+    const customer = await provider.find(session.customer, 'customer');
+    return html(reply, 200, 'Checkout', checkoutPage(session, customer));
+  });
+
+  pages.post<{ Params: { sessionId: string } }>('/pay/checkout/:sessionId/complete', { schema: hidden }, async (request, reply) => {
+    const session = await provider.completeCheckout(request.params.sessionId);
+    if (!session) return notFound(reply, 'This checkout does not exist.');
+    return reply.redirect(successUrl(session), 303);
+  });
+
+  pages.post<{ Params: { sessionId: string } }>('/pay/checkout/:sessionId/cancel', { schema: hidden }, async (request, reply) => {
+    // Like Stripe's back link: the session stays open and unpaid until it expires.
+    const session = await provider.find(request.params.sessionId, 'checkout.session');
+    if (!session) return notFound(reply, 'This checkout does not exist.');
+    return reply.redirect(session.cancel_url, 303);
+  });
+
+}
+
+/** The billing portal, and what it does to a subscription. */
+function portalRoutes(pages: App, provider: LocalStripe) {
+  pages.get<{ Params: { portalId: string } }>('/pay/portal/:portalId', { schema: hidden }, async (request, reply) => {
+    const portal = await provider.find(request.params.portalId, 'billing_portal.session');
+    if (!portal) return notFound(reply, 'This billing portal link does not exist.');
+    const [customer, subscriptions, invoices] = await Promise.all([
+      provider.find(portal.customer, 'customer'),
+      provider.listForCustomer(portal.customer, 'subscription'),
+      provider.listForCustomer(portal.customer, 'invoice'),
+    ]);
+    return html(reply, 200, 'Billing portal', portalPage(portal, customer, subscriptions, invoices));
+  });
+
+  type PortalAction = { Params: { portalId: string; subscriptionId: string }; Body: Record<string, string> | undefined };
+  const portalAction = (
+    action: string,
+    run: (subscriptionId: string, body: Record<string, string>) => Promise<unknown>,
+  ) =>
+    pages.post<PortalAction>(`/pay/portal/:portalId/subscriptions/:subscriptionId/${action}`, { schema: hidden }, async (request, reply) => {
+      const { portalId, subscriptionId } = request.params;
+      const portal = await provider.find(portalId, 'billing_portal.session');
+      const subscription = await provider.find(subscriptionId, 'subscription');
+      if (!portal || !subscription || subscription.customer !== portal.customer) {
+        return notFound(reply, 'This subscription is not part of this billing portal.');
+      }
+      const done = await run(subscriptionId, request.body ?? {});
+      if (done === false) return html(reply, 400, 'Billing portal', `<h1>Billing portal</h1><p role="alert">That choice is not available.</p>${backTo(portalId)}`);
+      return reply.redirect(`/pay/portal/${portalId}`, 303);
+    });
+
+  portalAction('change-plan', async (subscriptionId, body) => {
+    const [planId, cycle] = String(body.plan ?? '').split(':');
+    if (!PLANS.some((p) => p.id === planId) || (cycle !== 'monthly' && cycle !== 'yearly')) return false;
+    return provider.changePlan(subscriptionId, planId, cycle);
+  });
+  portalAction('cancel', async (subscriptionId, body) => {
+    if (body.when !== 'now' && body.when !== 'period_end') return false;
+    return provider.cancelSubscriptionAt(subscriptionId, body.when);
+  });
+  portalAction('resume', (subscriptionId) => provider.resumeSubscription(subscriptionId));
+  portalAction('renew', (subscriptionId) => provider.renewSubscription(subscriptionId));
 }
 
 function successUrl(session: LocalObject): string {

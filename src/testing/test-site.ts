@@ -1,4 +1,4 @@
-// Local HTTP servers for the crawl tests: real sockets on 127.0.0.1, no network.
+// Local HTTP servers for the tests: real sockets on 127.0.0.1, no network.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before } from 'node:test';
