@@ -3,22 +3,18 @@
 // moving up from an older version ("Migrating from 0.x to v2").
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
+import { languageOf } from './language.ts';
 import { isEntry, type PageFacts } from './page-facts.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
 import { pageKey } from './site-map.ts';
 import { compactKey, withoutNumbering } from './text.ts';
 
-const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)$/i;
-const SECONDARY_TITLE =
-  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|contributing(?:\s+(?:to|guide|guidelines)\b.*)?|how\s+to\s+contribute(?:\s+to\b.*)?|migrat(?:e|ing|ion)(?:\s+guide)?\s+(?:from|to)\s+(?:v(?:ersion)?\s*)?\d.*|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
-
-/** A contents page's title: secondary when the page does list the site (see listsTheSite). */
-const CONTENTS_TITLE = /^(?:(?:.+\s)?contents|site\s*map)$/i;
 /** A contents page lists at least this many pages, and twice as many as the site's median page. */
 const MIN_CONTENTS_TARGETS = 10;
 
-/** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"). */
-export function isSecondaryTitle(title: string | null | undefined): boolean {
-  return matches(INDEX_TITLE, title) || matches(SECONDARY_TITLE, title) || matches(CONTENTS_TITLE, title);
+/** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"), in the words of the page's language. */
+export function isSecondaryTitle(title: string | null | undefined, phrases: Phrases): boolean {
+  return matches(phrases.indexTitle, title) || matches(phrases.secondaryTitle, title) || matches(phrases.contentsTitle, title);
 }
 
 function matches(pattern: RegExp, title: string | null | undefined): boolean {
@@ -38,10 +34,11 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   const listsTheSite = contentsLister(outlines);
   for (const outline of outlines) {
     const titles = titlesOf(outline);
+    const phrases = phrasesFor(languageOf(outline));
     const names = namesByHome.get(outline.url);
-    const namedAsPart = names !== undefined && !names.some(isSecondaryTitle);
+    const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
     const titled = (pattern: RegExp) => titles.some((title) => matches(pattern, title));
-    if (titled(SECONDARY_TITLE) || (titled(INDEX_TITLE) && !namedAsPart) || (titled(CONTENTS_TITLE) && listsTheSite(outline))) {
+    if (titled(phrases.secondaryTitle) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
@@ -107,7 +104,8 @@ function contentsLister(outlines: readonly PageFacts[]): (outline: PageFacts) =>
 
 /** Whether the page's heading or title names it secondary (an index, a licence, release notes…). */
 export function hasSecondaryTitle(outline: PageFacts): boolean {
-  return titlesOf(outline).some(isSecondaryTitle);
+  const phrases = phrasesFor(languageOf(outline));
+  return titlesOf(outline).some((title) => isSecondaryTitle(title, phrases));
 }
 
 function titlesOf(outline: PageFacts): Array<string | null | undefined> {
