@@ -339,6 +339,23 @@ describe('generateLlmsTxt', () => {
     assert.doesNotMatch(result.llmsTxt, /Covers About/);
   });
 
+  test('a page only the footer leads to is listed under Optional, where the content reaches most pages', async () => {
+    const page = (path: string, title: string, links: string) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>What ${title.toLowerCase()} tells a reader about widget shelves.</p>${links}</main><footer><a href="/about/">About</a></footer></body></html>`,
+    });
+    const guides = ['install', 'configure', 'deploy', 'upgrade'];
+    const pages = [
+      page('/', 'Acme', guides.map((name) => `<a href="/${name}/">${name}</a>`).join(' ')),
+      ...guides.map((name) => page(`/${name}/`, name, '')),
+      page('/about/', 'Who we are', ''),
+    ];
+    const document = parseLlmsTxt((await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' })).llmsTxt);
+    const sectionOf = (url: string) => document.sections.find((section) => section.links.some((link) => link.url === url))?.name;
+    assert.equal(sectionOf('https://acme.dev/about/'), 'Optional');
+    assert.notEqual(sectionOf('https://acme.dev/install/'), 'Optional');
+  });
+
   test('headings a template gives many pages describe none of them', async () => {
     // An API generator's pages: each a signature and the same two headings, linking the types it uses.
     const page = (name: string, type: string) => ({

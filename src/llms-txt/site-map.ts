@@ -90,7 +90,10 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
   }
   const home = byKey.get(pageKey(homeUrl)) ?? null;
   countInLinks(nodes, byKey);
-  if (home) shortestPaths(home, byKey);
+  if (home) {
+    shortestPaths(home, byKey);
+    markUnreachedSecondary(nodes, byKey);
+  }
   for (const node of nodes) if (node.via) node.via.children.push(node);
   let order = 0;
   const walk = (node: MapNode) => {
@@ -101,6 +104,27 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
   if (home) walk(home);
   for (const node of nodes) if (node.order === Infinity) node.order = order++;
   return { home, nodes, byKey };
+}
+
+/**
+ * A page no page links to outside its chrome (only the site's header, footer or sitemap lead to
+ * it: "About", a page hidden from the menu) is secondary, where the map reaches most of the other
+ * pages; where it does not, its links are ones the parse cannot see (a script's menu) and nothing
+ * is judged. A page a secondary contents page lists as an entry (a sitemap page) is still the
+ * site's; a mention in a secondary page's text ("see our about page") is not.
+ */
+function markUnreachedSecondary(nodes: readonly MapNode[], byKey: Map<string, MapNode>) {
+  const primary = nodes.filter((node) => !node.secondary);
+  const unreached = primary.filter((node) => !Number.isFinite(node.level));
+  if (unreached.length * 2 >= primary.length) return;
+  const linked = new Set<MapNode>();
+  for (const node of nodes) {
+    for (const link of node.outline.links) {
+      const target = linkedNode(byKey, link.url);
+      if (target && target !== node && (!node.secondary || isEntry(link))) linked.add(target);
+    }
+  }
+  for (const node of unreached) if (!linked.has(node)) node.secondary = true;
 }
 
 function countInLinks(nodes: readonly MapNode[], byKey: Map<string, MapNode>) {
