@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
+import { findRepeatedDescriptions, isBoilerplateDescription, isPlaceholderPage } from './boilerplate.ts';
+import { readPageFacts } from './page-facts.ts';
 
 describe('isBoilerplateDescription', () => {
   test('rejects empty, too short and placeholder descriptions', () => {
@@ -63,4 +64,11 @@ describe('findRepeatedDescriptions', () => {
     assert.equal(isRepeated('ДОКУМЕНТАЦИЯ'), true);
     assert.equal(isRepeated('- – -'), false);
   });
+});
+
+test('a frameset is a shell around other documents, nothing to list', () => {
+  const page = 'https://docs.example/index.html';
+  const frameset = '<html><head><title>Docs</title></head><frameset cols="20%,80%"><frame src="nav.html"><frame src="main.html"><noframes><p>This document is designed to be viewed using the frames feature.</p></noframes></frameset></html>';
+  assert.equal(isPlaceholderPage(readPageFacts(frameset, page)), true);
+  assert.equal(isPlaceholderPage(readPageFacts('<html><body><p>A real page that says something of its own.</p></body></html>', page)), false);
 });

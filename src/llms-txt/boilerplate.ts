@@ -46,9 +46,11 @@ export function isFillerText(text: string): boolean {
 
 /**
  * A page of placeholder text only (a theme's demo page, a stub): every paragraph it has is filler
- * and so is its meta description, if any. It has nothing to list.
+ * and so is its meta description, if any. A frameset is a shell around other documents (its
+ * "Frame Alert" is for browsers without frames). Neither has anything to list.
  */
-export function isPlaceholderPage(page: { paragraphs: readonly string[]; metaDescription: string | null }): boolean {
+export function isPlaceholderPage(page: { paragraphs: readonly string[]; metaDescription: string | null; frameset?: boolean }): boolean {
+  if (page.frameset) return true;
   const texts = [...page.paragraphs, ...(page.metaDescription ? [page.metaDescription] : [])];
   return texts.length > 0 && texts.every(isFillerText);
 }

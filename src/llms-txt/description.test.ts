@@ -49,6 +49,13 @@ describe('describePage', () => {
     assert.equal(describePage({ ...extension, paragraphs }, nothingRepeated), 'There are two additional directives when using this extension.');
   });
 
+  it("does not list the names of an API page's members as its parts: its pointer to a guide says more", () => {
+    const group = { ...signals, title: 'Mouse buttons', paragraphs: ['See mouse button input for how these are used.'] };
+    const members = ['Macros', '◆ KEY_BUTTON_1', '◆ KEY_BUTTON_2', '◆ KEY_BUTTON_3', 'accept', 'valueOf'];
+    assert.equal(describePage({ ...group, headings: members }, nothingRepeated), 'See mouse button input for how these are used.');
+    assert.equal(describePage({ ...group, headings: ['Installation', 'Configuration', 'Usage'] }, nothingRepeated), 'Covers Installation, Configuration and Usage.', 'words of prose are parts');
+  });
+
   it('describes a tutorial by what it walks through, not by the one line that sets off', () => {
     const tutorial = { ...signals, title: 'Writing your first Django app, part 1', headings: [] };
     const walkThrough = 'Throughout this tutorial, we’ll walk you through the creation of a basic poll application.';
@@ -215,6 +222,13 @@ describe('a meta description cut from the content', () => {
     assert.equal(describePage(oneWord, () => false), 'This tutorial shows how to build a shelf of widgets.');
     const authored = signals('Getting started with Acme takes five minutes.', ['Getting started'], 'Download the archive.');
     assert.equal(describePage(authored, () => false), 'Getting started with Acme takes five minutes.');
+  });
+
+  it('gives way to the paragraph it was cut from, mid-sentence, which goes on', () => {
+    const cut = signals('Opaque types in Acme have', [], 'Opaque types in Acme have an unknown size and alignment. They are used for type safety.');
+    assert.equal(describePage(cut, () => false), 'Opaque types in Acme have an unknown size and alignment. They are used for type safety.');
+    const whole = signals('Opaque types have an unknown size.', [], 'Opaque types have an unknown size. They are used for type safety.');
+    assert.equal(describePage(whole, () => false), 'Opaque types have an unknown size.', 'a whole sentence is the author’s choice');
   });
 
   it('stays when it names words of the headings, as an author’s description does', () => {

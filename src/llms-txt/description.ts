@@ -64,7 +64,7 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const purpose = usable(statedPurpose);
   if (purpose) return ruled('description.purpose-line', cut(capitalize(purpose)));
   const meta = usable(signals.metaDescription);
-  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings])) return ruled('description.meta-description', cut(meta));
+  if (meta && !isContentExcerpt(meta, [signals.h1, ...signals.headings]) && !isCutCopy(meta, signals.paragraphs)) return ruled('description.meta-description', cut(meta));
   // A short stated purpose (a manual page's "gitglossary - A Git Glossary") still says what the page
   // is, where no paragraph does.
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
@@ -95,7 +95,10 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const titleKey = compactKey(withoutNumbering(signals.title));
   const h1Key = compactKey(withoutNumbering(signals.h1 ?? ''));
   const isPart = (heading: string) => !isNoise(heading) && ![titleKey, h1Key].includes(compactKey(withoutNumbering(heading)));
-  const headings = summarizeHeadings(signals.headings.filter(isPart), english, phrases);
+  const parts = signals.headings.filter(isPart);
+  // Headings that are mostly the names of its members (an API page's "◆ KEY_A", "accept") list what
+  // it declares, not what it covers.
+  const headings = parts.filter(namesMember).length * 2 > parts.length ? '' : summarizeHeadings(parts, english, phrases);
   if (headings) return ruled('description.headings', headings);
   if (lastResort) return ruled('description.paragraph-pointing-elsewhere', cut(lastResort));
   // An <h1> that says more than the title does, on a page with nothing else to go by.
@@ -131,6 +134,22 @@ export function isContentExcerpt(text: string, headings: ReadonlyArray<string | 
     return SIGN_RUNS_ON.test(rest) || (wordCount(clean) >= EXCERPT_HEADING_WORDS && RUNS_ON.test(rest));
   });
 }
+
+/**
+ * Whether a meta description is the opening of one of the page's paragraphs cut mid-sentence (a
+ * generator that copies the source's first line: "Opaque types in Zig have"): the paragraph,
+ * which goes on, says it whole.
+ */
+function isCutCopy(meta: string, paragraphs: readonly string[]): boolean {
+  if (SENTENCE_END.test(meta)) return false;
+  const key = compactKey(meta);
+  return key !== '' && paragraphs.some((paragraph) => {
+    const paragraphKey = compactKey(paragraph);
+    return paragraphKey.length > key.length && paragraphKey.startsWith(key);
+  });
+}
+
+const SENTENCE_END = /[.!?…:;]["'”’)]?$/u;
 
 /** What follows a heading run into its text: a permalink sign or nothing, then a capital. */
 const RUNS_ON = /^\s+(?:[#¶§]\s+)?\p{Lu}/u;
@@ -290,6 +309,18 @@ function summarizeTerms(terms: readonly string[], english: boolean): string {
   if (named.length < 3) return '';
   return english ? `Defines ${listOf(named, MAX_LISTED)}.` : `${listOf(named, MAX_LISTED, false)}.`;
 }
+
+/**
+ * A heading that is one identifier, past a marker ("◆ KEY_A", "accept", "valueOf", "size()"), not
+ * a word of prose ("Macros", "Installation").
+ */
+function namesMember(heading: string): boolean {
+  const name = heading.replace(LEADING_MARKS, '');
+  if (name === '' || /\s/.test(name)) return false;
+  return /[_(\d]/.test(name) || /^\p{Ll}/u.test(name) || /\p{Ll}\p{Lu}/u.test(name);
+}
+
+const LEADING_MARKS = /^[^\p{L}_]+/u;
 
 /** A link text of fewer than two letters ("<<", "?", an index's "F") names no part of a page: it moves through it. */
 function namesSomething(text: string): boolean {

@@ -339,6 +339,35 @@ describe('generateLlmsTxt', () => {
     assert.doesNotMatch(result.llmsTxt, /Covers About/);
   });
 
+  test('headings a template gives many pages describe none of them', async () => {
+    // An API generator's pages: each a signature and the same two headings, linking the types it uses.
+    const page = (name: string, type: string) => ({
+      url: `https://acme.dev/api/${name}.html`,
+      html: `<html lang="en"><head><title>${name}</title></head><body><main><h1>${name}</h1><h2>Type Parameters</h2><h2>Returns</h2><p><a href="/api/${type}.html">${type}</a></p></main></body></html>`,
+    });
+    const api = [page('defineShelf', 'ShelfOptions'), page('useShelf', 'Shelf'), page('mapShelves', 'ShelfMap'), page('ShelfOptions', 'Shelf'), page('Shelf', 'ShelfMap'), page('ShelfMap', 'Shelf')];
+    const home = { url: 'https://acme.dev/', html: `<html lang="en"><head><title>Acme</title></head><body><p>Acme is a library of widget shelves for every warehouse.</p>${api.map((p) => `<a href="${p.url}">${p.url}</a>`).join(' ')}</body></html>` };
+    const result = await generateLlmsTxt([home, ...api], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.doesNotMatch(result.llmsTxt, /Type Parameters/);
+    assert.match(result.llmsTxt, /\[defineShelf\]\(https:\/\/acme\.dev\/api\/defineShelf\.html\): Covers ShelfOptions\./);
+  });
+
+  test("a home page of filler text in another language than its own is summed up by the site's parts", async () => {
+    const filler = 'Est in vagis et Pittheus tu arge accipiter regia iram vocatur nurus. Omnes ut olivae sensit arma sorori deducit.';
+    const sidebar = '<nav><ul><li><span>Guides</span><ul><li><a href="/guides/one/">One</a></li><li><a href="/guides/two/">Two</a></li></ul></li><li><span>Reference</span><ul><li><a href="/ref/a/">A</a></li><li><a href="/ref/b/">B</a></li></ul></li></ul></nav>';
+    const page = (path: string, title: string, text: string) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title} | Acme Theme</title></head><body>${sidebar}<main><h1>${title}</h1><p>${text}</p></main></body></html>`,
+    });
+    const pages = [
+      page('/', 'Introduction', filler),
+      ...['one', 'two'].map((name) => page(`/guides/${name}/`, name, `How to set up shelf ${name} of the theme, with the steps it takes.`)),
+      ...['a', 'b'].map((name) => page(`/ref/${name}/`, name, `The reference of option ${name}: what it does and the values it takes.`)),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.equal(parseLlmsTxt(result.llmsTxt).summary, 'Acme Theme: Guides and Reference.');
+  });
+
   test('archives (by tag, author, date, page two on) and pages of placeholder text are not listed', async () => {
     const post = (path: string, title: string, text: string) => manualPage(path, title, `<p>${text}</p>`);
     const archive = (path: string, title: string) => manualPage(path, title, '<ul><li><a href="/blog/launch">Launch</a><p>We launched the widget shelf today.</p></li></ul>');

@@ -27,7 +27,7 @@ import { mapSite } from './stages/navigation.ts';
 import { renderFiles } from './stages/render.ts';
 import { findRepetition } from './stages/repetition.ts';
 import { placeInSections } from './stages/section.ts';
-import { summarizeSite } from './stages/summarize.ts';
+import { summarizeByParts, summarizeSite } from './stages/summarize.ts';
 import type { GenerateOptions, GenerationResult, GenerationStats } from './generate-options.ts';
 import type { DescribedPage, PageInput, SiteSummary } from './types.ts';
 
@@ -66,7 +66,7 @@ async function listPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   await yieldToEventLoop();
   const described = describePages({ map, chosen, site, repetition, markdownLink: options.markdownLink });
   const pages = placeInSections({ map, chosen: chosen.map((page) => page.node), pages: described });
-  return { site, pages, extractionFailures: domPass.failures, extractMs };
+  return { site: summarizeByParts(site, pages, map), pages, extractionFailures: domPass.failures, extractMs };
 }
 
 /** Stages 9-10: the describer (enhanced), then rendering. */

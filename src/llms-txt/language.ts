@@ -38,3 +38,28 @@ export function inLanguageOf<T extends { outline: PageFacts }>(home: T | undefin
     return own === null || own === language;
   });
 }
+
+/** Words English prose cannot go long without. */
+const ENGLISH_FUNCTION_WORDS = new Set(
+  'the a an of to in is are was be and or for with on by as at from that this it its can you your we not which will has have how what when'.split(' '),
+);
+/** The like of Latin (a theme's filler text), French, Spanish, Italian and German: none of them an English word. */
+const OTHER_FUNCTION_WORDS = new Set('et est ut sed quod cum nec atque qui quae sunt esse enim und der das ist nicht mit les des une que los las una che'.split(' '));
+/** A text names at least this many of the other languages' words before it is read as theirs… */
+const MIN_OTHER_WORDS = 2;
+/** …and one this long without a single English function word is not English either. */
+const MIN_WORDS_WITHOUT_ENGLISH = 12;
+
+/**
+ * Whether a text reads as English: on a page declared English, a paragraph with more of another
+ * language's function words than of English's is in that language, most often a theme's filler
+ * ("Est in vagis et Pittheus tu arge…"), and so is a long one without any English function word
+ * ("Ea furtique risere fratres edidit terrae magis…"). A short list of names is not judged.
+ */
+export function readsAsEnglish(text: string): boolean {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const english = words.filter((word) => ENGLISH_FUNCTION_WORDS.has(word)).length;
+  const other = words.filter((word) => OTHER_FUNCTION_WORDS.has(word)).length;
+  if (english === 0 && words.length >= MIN_WORDS_WITHOUT_ENGLISH) return false;
+  return other < MIN_OTHER_WORDS || other <= english;
+}

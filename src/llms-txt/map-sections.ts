@@ -62,10 +62,12 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): SiteS
   }
   splitLargeParts(parts, paths, chosen.length);
 
-  // A contents page names each of its entries a part of the site, however short; elsewhere a
-  // part of one page joins the overview.
+  // A contents page names each of its entries a part of the site, however short, and so does a
+  // home page whose contents nest (a manual's chapters, each with its sections on its one page);
+  // elsewhere a part of one page joins the overview.
+  const chapters = nestedHomeEntries(home);
   for (let i = parts.length - 1; i >= 0 && !tree?.fromContentsPage; i--) {
-    if (parts[i].nodes.length !== 1) continue;
+    if (parts[i].nodes.length !== 1 || chapters.has(parts[i].id)) continue;
     overview.nodes.push(...parts.splice(i, 1)[0].nodes);
   }
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts], tree?.fromContentsPage ?? false);
@@ -82,6 +84,14 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): SiteS
   const isEntry = navigation ? (node: MapNode) => node === home || navigation.has(node.key) : (node: MapNode) => node === home || node.via === home;
   const overflow = trimOversized(capped, isEntry);
   return { sections: capped.filter((section) => section.nodes.length > 0), overflow };
+}
+
+/** The ids of the home page's top-level contents entries when at least three of them have entries nested under them. */
+function nestedHomeEntries(home: MapNode): Set<string> {
+  const links = home.outline.links;
+  const withChildren = new Set(links.filter((link) => link.parent >= 0 && links[link.parent].depth === 0).map((link) => link.parent));
+  if (withChildren.size < MIN_SECTIONS) return new Set();
+  return new Set(links.flatMap((link, index) => (isEntry(link) && link.depth === 0 ? [`home:${index}`] : [])));
 }
 
 /**
@@ -339,7 +349,7 @@ function ruleOf(id: string, fromContentsPage: boolean): SectionRule {
 /** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
 export function sectionName(raw: string): string {
   let name = trimEndOf(withoutNumbering(normalizeWhitespace(raw)), ':.;,').trim() || OVERVIEW;
-  if (name.length > 3 && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
+  if (name.length > 3 && name.includes(' ') && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
   return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
 }
 

@@ -237,6 +237,24 @@ describe('sections from the navigation the pages repeat', () => {
       ...after.map((entry): [string, string[]] => [entry.title, [entry.title]]),
     ]);
   });
+  test("a home page whose contents nest (a manual's chapters, each with its sections on its one page): each chapter a section, however short", async () => {
+    const chapters = ['Introduction', 'Installing Acme', 'Writing Plans', 'Checking Loads', 'Concluding Remarks'];
+    const entry = (title: string, index: number) => {
+      const sections = index % 2 === 0 ? `<ul class="toc"><li><a href="/manual_${index + 1}.html#s1">${index + 1}.1 About ${title}</a></li><li><a href="/manual_${index + 1}.html#s2">${index + 1}.2 More on ${title}</a></li></ul>` : '';
+      return `<li><a href="/manual_${index + 1}.html#top">${index + 1}. ${title}</a>${sections}</li>`;
+    };
+    const home: PageInput = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme manual</title></head><body><h1>Acme manual</h1><p>This manual documents Acme, a planner for shelves of every size.</p>
+        <div class="contents"><ul class="toc">${chapters.map(entry).join('')}</ul></div></body></html>`,
+    };
+    const pages = chapters.map((title, index): PageInput => ({
+      url: `https://acme.dev/manual_${index + 1}.html`,
+      html: `<html lang="en"><head><title>Acme manual: ${index + 1}. ${title}</title></head><body><h1>${index + 1}. ${title}</h1><p>This chapter explains ${title.toLowerCase()} with Acme in detail.</p></body></html>`,
+    }));
+    const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    assert.deepEqual(sectionsOf(result.llmsTxt).map(([name]) => name), ['Overview', ...chapters]);
+  });
 });
 
 describe('a part that would swamp the file', () => {
@@ -357,6 +375,22 @@ describe('furniture most pages share', () => {
     const descriptions = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => link.notes ?? ''));
     assert.deepEqual(descriptions.filter((text) => text.startsWith('declaration:')), []);
     assert.ok(descriptions.includes('Racks stand against a wall and carry shelves.'), result.llmsTxt);
+  });
+
+  test("headings most pages share (a generator's \"Method Summary\") are none of a page's parts", async () => {
+    const topics: Array<[string, string[]]> = [['Shelf', ['Loading', 'Levelling']], ['Rack', ['Anchoring', 'Spacing']], ['Widget', ['Sizing', 'Painting']], ['Bracket', ['Fixing', 'Bending']], ['Plan', ['Drawing', 'Checking']]];
+    const page = (name: string, own: string[]): PageInput => ({
+      url: `https://acme.dev/api/${name}.html`,
+      html: `<html lang="en"><head><title>${name}</title></head><body><main><h1>${name}</h1><h2>Method Summary</h2><h2>Method Details</h2>${own.map((heading) => `<h3>${heading}</h3>`).join('')}</main></body></html>`,
+    });
+    const home: PageInput = {
+      url: 'https://acme.dev/api/',
+      html: `<html lang="en"><head><title>Acme API</title></head><body><main><h1>Acme API</h1><p>The classes of the Acme library, one page each.</p>
+        <ul>${topics.map(([name]) => `<li><a href="${name}.html">${name}</a></li>`).join('')}</ul></main></body></html>`,
+    };
+    const result = await generateLlmsTxt([home, ...topics.map(([name, own]) => page(name, own))], { siteUrl: 'https://acme.dev/api/', method: 'simple' });
+    const notes = new Map(parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => [link.title, link.notes ?? ''])));
+    assert.equal(notes.get('Rack'), 'Covers Anchoring and Spacing.', result.llmsTxt);
   });
 
   test('on a site not in English, a page is described by its parts without English words', async () => {

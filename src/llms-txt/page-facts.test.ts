@@ -219,6 +219,31 @@ test("an item's text over a nested list captions it; a toggle's <summary> in the
   assert.deepEqual(outline.links.map((link) => [link.text, link.group]), [['Control.Monad', 'Control']]);
 });
 
+describe('text outside any <p>', () => {
+  const facts = (body: string) => readPageFacts(`<html><body><main><h1>Widget</h1>${body}</main></body></html>`, PAGE);
+
+  test("a <div>'s own sentence is a paragraph, up to the first block inside it", () => {
+    const page = facts('<div class="block">A set of characters used by the <code>Widget</code>.<p>Since 2.0.</p></div>');
+    assert.deepEqual(page.paragraphs, ['A set of characters used by the Widget.', 'Since 2.0.']);
+  });
+
+  test("a <div>'s label, name or signature is no paragraph", () => {
+    const page = facts('<div>Deprecated.</div><div>org.acme.util.Widget</div><div>public final class Widget extends Object</div>');
+    assert.deepEqual(page.paragraphs, []);
+  });
+});
+
+describe('a <summary> toggle in a contents entry', () => {
+  test('the entry, named or linked, is the parent of what the toggle folds away; the toggle captions nothing', () => {
+    const html = `<html><body><ul>
+      <li><span>Control</span><details open><summary>Submodules</summary><ul>
+        <li><a href="/control-a.html">Control.A</a><details open><summary>Submodules</summary><ul><li><a href="/control-a-b.html">Control.A.B</a></li></ul></details></li>
+      </ul></details></li></ul></body></html>`;
+    const links = readPageFacts(html, PAGE).links.map((link) => [link.text, link.group, link.parent]);
+    assert.deepEqual(links, [['Control.A', 'Control', -1], ['Control.A.B', 'Control', 0]]);
+  });
+});
+
 test('the generator a page names in <meta name="generator"> is one of its facts, the first one when it names two', () => {
   const html = `<html><head><meta name="generator" content="Docs Builder 2.1"><meta name="generator" content="Theme 4"></head>
     <body><p>A page written by a tool that says so.</p></body></html>`;

@@ -69,6 +69,12 @@ export interface PageFacts {
   alternates: string[];
   /** `<meta name="generator">`: the tool that wrote the page ("Sphinx 7.2.6", "MkDocs 1.6"), null when it does not say. */
   generator: string | null;
+  /** Characters of text outside chrome and navigation… */
+  textChars: number;
+  /** …and those of them in a <pre>: a page that is mostly code is a source listing. */
+  codeChars: number;
+  /** A <frameset>: the page's content is other documents, its frames. */
+  frameset: boolean;
 }
 
 /**
@@ -184,6 +190,10 @@ function isSequenceLink(attrs: Record<string, string>, phrases: Phrases): boolea
 }
 
 const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
+// Text a <div> holds outside any <p> (an API generator's class comment: "<div class=block>A set
+// of characters.</div>") is a paragraph too, up to the first block element inside the <div>.
+const LOOSE_SENTENCE = /^\S+(?:\s+\S+){3,}[.!?]$/;
+const BLOCK_TAGS = new Set(['div', 'p', 'ul', 'ol', 'dl', 'table', 'pre', 'blockquote', 'section', 'article', 'aside', 'nav', 'header', 'footer', 'main', 'form', 'details', 'figure', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 const ITEM_TAGS = new Set(['li', 'dt', 'dd', 'td', 'th']);
 const HEADING = /^h[1-6]$/;
 const VOID_TAGS = new Set(['br', 'img', 'meta', 'link', 'input', 'hr', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
@@ -273,6 +283,9 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     refresh: null,
     alternates: [],
     generator: null,
+    textChars: 0,
+    codeChars: 0,
+    frameset: false,
   };
   let base = url;
   // The words rules match, in the page's language (its <html lang>; English until it says).
@@ -331,10 +344,12 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         if (name === 'html') readLanguage(attrs);
         if (name === 'script' && /^\s*application\/ld\+json\s*$/i.test(attrs.type ?? '')) jsonLd = [];
         if (name === 'h1') outline.h1Count++;
+        if (name === 'frameset') outline.frameset = true;
         if (name === 'base' && attrs.href) base = resolve(attrs.href) ?? base;
         if (name === 'meta') return readMeta(attrs);
         if (name === 'link') return readLink(attrs);
         if (VOID_TAGS.has(name)) return;
+        if (text?.kind === 'paragraph' && text.tag === 'div' && BLOCK_TAGS.has(name)) finishText();
 
         // A class on <body> or <html> names the page's layout ("no-sidebar"), not a part of it.
         const kind = name === 'body' || name === 'html' ? PLAIN : classKind(classes);
@@ -377,7 +392,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         else if ((name === 'td' || name === 'dd') && awaitingPurpose === 'next-cell' && !text) text = collecting('purpose', name);
         else if (name === 'dt' && glossaryDepth > 0 && chromeDepth === 0 && !text) text = collecting('term', name);
         else if ((name === 'th' || name === 'dt') && !outline.purposeLine && chromeDepth === 0 && !text) text = collecting('label', name);
-        else if (name === 'p' && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && asideDepth === 0 && !text) text = collecting('paragraph', name);
+        else if ((name === 'p' || name === 'div') && chromeDepth === 0 && navDepth === 0 && itemDepth === 0 && asideDepth === 0 && !text) text = collecting('paragraph', name);
 
         if (name === 'a' && attrs.hreflang && text) text.switchesLanguage = true;
         if (name === 'a' && attrs.href !== undefined && skipDepth === 0) {
@@ -387,6 +402,7 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
       ontext(data) {
         if (jsonLd) jsonLd.push(data);
         if (skipDepth > 0) return;
+        if (chromeDepth === 0 && navDepth === 0) countText(data);
         text?.parts.push(data);
         if (text && linkStack.length > 0) text.linkChars += data.trim().length;
         for (const link of linkStack) link.parts.push(data);
@@ -523,6 +539,20 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
     lastAtDepth.length = Math.max(0, listDepth - 1);
   }
 
+  function countText(data: string) {
+    const chars = data.trim().length;
+    outline.textChars += chars;
+    if (preDepth > 0) outline.codeChars += chars;
+  }
+
+  /** Whether the list item the parser is in has a link or text of its own so far. */
+  function itemHasLabel(): boolean {
+    for (let index = stack.length - 1; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
+      if (stack[index].tag === 'li') return stack[index].linksBefore < outline.links.length || normalizeWhitespace(itemTexts.join('')) !== '';
+    }
+    return false;
+  }
+
   function finishText() {
     const current = text!;
     text = null;
@@ -554,7 +584,9 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         awaitingPurpose = /^name$/i.test(value) && !outline.purposeLine ? 'name-section' : awaitingPurpose;
         break;
       case 'caption':
-        if (value) {
+        // A <summary> toggle ("Submodules") in an entry that has its own name or link folds that
+        // entry's children away: the entry, not the toggle, is their parent.
+        if (value && !(current.tag === 'summary' && itemHasLabel())) {
           group = value.replace(/:$/, '');
           lastAtDepth.length = 0;
         }
@@ -571,6 +603,8 @@ export function readPageFacts(html: string, url: string, { alsoTokens, copy = tr
         if (value && !outline.purposeLine) outline.purposeLine = value;
         break;
       case 'paragraph':
+        // A <div>'s own text that is not a sentence is a label, a signature or a name: "Deprecated.", "public class A extends B".
+        if (current.tag === 'div' && !LOOSE_SENTENCE.test(value)) break;
         if (paragraphRole(current, value) !== 'lead') break;
         if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);
         if (!outline.firstParagraph && isMeaningfulParagraph(value, current.linkChars, phrases)) outline.firstParagraph = value;

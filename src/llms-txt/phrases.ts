@@ -31,6 +31,12 @@ export interface Phrases {
   fragment: RegExp;
   /** "Below is a list of all of the modules…": the opening of a list, about its page whatever it names. */
   presentsAList: RegExp;
+  /** An index's title: "Index", "General Index", "Global Module Index", "Indices and tables". */
+  indexTitle: RegExp;
+  /** A title of a page a reader rarely needs first: legal text, release notes, search, credits. */
+  secondaryTitle: RegExp;
+  /** A contents page's title ("Table of Contents", "Site map"): secondary when the page does list the site. */
+  contentsTitle: RegExp;
 }
 
 const ENGLISH: Phrases = {
@@ -49,6 +55,11 @@ const ENGLISH: Phrases = {
   fragment: /^(?:and|but|or|nor|so|yet|where|whereas|which)\s/,
   presentsAList:
     /^(?:below\s+(?:is|are)|here\s+(?:is|are)|the\s+following\s+(?:is|are)|this\s+(?:page|document)\s+(?:is|lists|contains|gives))\b.{0,40}\b(?:list|index|table|overview)\b/i,
+  // An index, or one letter's page of it ("General Index: F", "General Index: F – L").
+  indexTitle: /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:\S+\s+)?module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)(?::\s+\S+(?:\s+[–—-]\s+\S+)?)?$/i,
+  secondaryTitle:
+    /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+(?:in|to)\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|contributing(?:\s+(?:to|guide|guidelines)\b.*)?|how\s+to\s+contribute(?:\s+to\b.*)?|migrat(?:e|ing|ion)(?:\s+guide)?\s+(?:from|to)\s+(?:v(?:ersion)?\s*)?\d.*|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i,
+  contentsTitle: /^(?:(?:.+\s)?contents|site\s*map)$/i,
 };
 
 /** Matches nothing: the phrases of a language without a list. */

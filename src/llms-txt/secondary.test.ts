@@ -2,18 +2,42 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readPageFacts } from './page-facts.ts';
 import { findExcerptListings, findSecondaryPages, isSecondaryTitle } from './secondary.ts';
+import { phrasesFor } from './phrases.ts';
+
+const ENGLISH = phrasesFor('en');
 
 const page = (path: string, title: string) => readPageFacts(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>Some text about ${title}.</p></body></html>`, `https://acme.dev${path}`);
 
 describe('secondary pages', () => {
   test('a list of the people behind the project is secondary, whatever its URL', () => {
-    for (const title of ['Contributors', 'Authors', 'Credits', 'Acknowledgements', '7. Acknowledgments']) assert.equal(isSecondaryTitle(title), true, title);
+    for (const title of ['Contributors', 'Authors', 'Credits', 'Acknowledgements', '7. Acknowledgments']) assert.equal(isSecondaryTitle(title, ENGLISH), true, title);
     const pages = [page('/', 'Acme'), page('/guide/install.html', 'Installation'), page('/misc/contributors.html', 'Contributors')];
     assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/misc/contributors.html']);
   });
 
-  test('a page about authoring or contributing is no list of people', () => {
-    for (const title of ['Authoring content', 'Contributing', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title), false, title);
+  test("an index is secondary by the title it has past the site's name", () => {
+    const pages = [page('/', 'Lib 1.0: Basic libraries'), page('/a.html', 'Lib.Data'), page('/doc-index-A.html', 'Lib 1.0: Basic libraries (Index - A)')];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/doc-index-A.html']);
+    const titledOnly = (path: string, title: string) => readPageFacts(`<html><head><title>${title}</title></head><body><div class="title">${title}</div><p>Text.</p></body></html>`, `https://acme.dev${path}`);
+    const doxygen = [titledOnly('/', 'Lib: Main Page'), titledOnly('/shelf_8h.html', 'Lib: shelf.h File Reference'), titledOnly('/guide.html', 'Lib: Shelf guide')];
+    assert.deepEqual([...findSecondaryPages(doxygen, doxygen[0])], ['https://acme.dev/shelf_8h.html'], 'each side of the title\'s first ": "');
+  });
+
+  test("an index's page of letters, and a page named after a source file, are secondary", () => {
+    for (const title of ['General Index: F – L', 'General Index: Q', 'shelf.h File Reference', 'shelf.h Source File', 'Data/Shelf.hs']) assert.equal(isSecondaryTitle(title, ENGLISH), true, title);
+    for (const title of ['Shelf reference', 'Node.js support', 'Index of shelves by load']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
+  });
+
+  test('a page about authoring is no list of people', () => {
+    for (const title of ['Authoring content', 'Author guide', 'Credits and billing']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
+  });
+
+  test("a guide for the project's contributors, or for moving up from an older version, is secondary", () => {
+    for (const title of ['Contributing', 'Contributing to Acme', 'How to contribute', 'Migrate to 14', 'Migrating from 0.x (v1) to v2', 'Migration guide from v3']) {
+      assert.equal(isSecondaryTitle(title, ENGLISH), true, title);
+    }
+    // Moving from another tool is what a new user reads first.
+    for (const title of ['Migrating from Gulp', 'Migrate to Acme from Jekyll', 'Migrations']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);
   });
 });
 
@@ -57,5 +81,19 @@ describe('listings of excerpts', () => {
       <p>Read the posts in order to follow the story of the shelf from the start.</p>`,
     );
     assert.deepEqual(findExcerptListings([home, guide, ...posts]), []);
+  });
+});
+
+describe('source listings', () => {
+  const listing = (path: string, body: string) => readPageFacts(`<html><head><title>${path}</title></head><body>${body}</body></html>`, `https://acme.dev${path}`);
+  const code = Array.from({ length: 40 }, (_, i) => `<a name="line-${i}"></a>let value${i} = compute(${i});`).join('\n');
+
+  test("a page of code without a heading of its own is secondary; code under headings (a worked example) is content", () => {
+    const pages = [
+      page('/', 'Acme'),
+      listing('/src/Acme-Shelf.html', `<pre>${code}</pre>`),
+      listing('/example.html', `<h1>Worked example</h1><h2>The plan</h2><p>Read the plan below.</p><pre>${code}</pre>`),
+    ];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/src/Acme-Shelf.html']);
   });
 });

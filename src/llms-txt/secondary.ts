@@ -1,24 +1,28 @@
 // Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search,
-// lists of the people behind the project.
+// lists of the people behind the project, guides for the project's contributors, guides for
+// moving up from an older version ("Migrating from 0.x to v2").
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
+import { languageOf } from './language.ts';
 import { isEntry, type PageFacts } from './page-facts.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
 import { pageKey } from './site-map.ts';
 import { compactKey, withoutNumbering } from './text.ts';
+import { SOURCE_LISTING_SHARE } from './tuning.ts';
 
-const INDEX_TITLE = /^(?:index(?:\s+[–—-]\s+\S+)?|general\s+index|(?:global\s+)?module\s+index|python\s+module\s+index|\S+\s+index|indices(?:\s+and\s+tables)?)$/i;
-const SECONDARY_TITLE =
-  /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+in\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i;
-
-/** A contents page's title: secondary when the page does list the site (see listsTheSite). */
-const CONTENTS_TITLE = /^(?:(?:.+\s)?contents|site\s*map)$/i;
 /** A contents page lists at least this many pages, and twice as many as the site's median page. */
 const MIN_CONTENTS_TARGETS = 10;
 
-/** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"). */
-export function isSecondaryTitle(title: string | null | undefined): boolean {
-  return matches(INDEX_TITLE, title) || matches(SECONDARY_TITLE, title) || matches(CONTENTS_TITLE, title);
+/** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"), in the words of the page's language. */
+export function isSecondaryTitle(title: string | null | undefined, phrases: Phrases): boolean {
+  return matches(phrases.indexTitle, title) || matches(phrases.secondaryTitle, title) || matches(phrases.contentsTitle, title) || matches(SOURCE_FILE_TITLE, title);
 }
+
+/**
+ * A page named after a source file ("shelf.h", "shelf.h File Reference", "Data/Shelf.hs"): an API
+ * generator's page per file, which lists again what the pages on the API's topics document.
+ */
+const SOURCE_FILE_TITLE = /^[\w/.-]+\.(?:h|hh|hpp|hxx|c|cc|cpp|cxx|hs|py|rs|java|go|rb)(?:\s+\p{L}+){0,2}$/iu;
 
 function matches(pattern: RegExp, title: string | null | undefined): boolean {
   return Boolean(title) && pattern.test(withoutNumbering(title!.trim()));
@@ -36,15 +40,25 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
   const listsTheSite = contentsLister(outlines);
   for (const outline of outlines) {
-    const titles = titlesOf(outline);
+    const titles = titlesOf(outline, home?.documentTitle);
+    const phrases = phrasesFor(languageOf(outline));
     const names = namesByHome.get(outline.url);
-    const namedAsPart = names !== undefined && !names.some(isSecondaryTitle);
+    const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
     const titled = (pattern: RegExp) => titles.some((title) => matches(pattern, title));
-    if (titled(SECONDARY_TITLE) || (titled(INDEX_TITLE) && !namedAsPart) || (titled(CONTENTS_TITLE) && listsTheSite(outline))) {
+    if (isSourceListing(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
   return secondary;
+}
+
+/**
+ * A page whose text is code with no heading of its own (a generator's hyperlinked copy of a source
+ * file): the pages documenting that code say it better. A page of code under headings (a licence's
+ * text, a worked example) is content.
+ */
+function isSourceListing(outline: PageFacts): boolean {
+  return outline.headings.length === 0 && outline.codeChars > 0 && outline.codeChars >= SOURCE_LISTING_SHARE * outline.textChars;
 }
 
 /** An opening is compared by its first this many letters and digits. */
@@ -106,9 +120,31 @@ function contentsLister(outlines: readonly PageFacts[]): (outline: PageFacts) =>
 
 /** Whether the page's heading or title names it secondary (an index, a licence, release notes…). */
 export function hasSecondaryTitle(outline: PageFacts): boolean {
-  return titlesOf(outline).some(isSecondaryTitle);
+  const phrases = phrasesFor(languageOf(outline));
+  return titlesOf(outline).some((title) => isSecondaryTitle(title, phrases));
 }
 
-function titlesOf(outline: PageFacts): Array<string | null | undefined> {
-  return [outline.h1, outline.documentTitle?.split(/\s[|–—-]\s/)[0]];
+/**
+ * The page's heading and title; each side of a title's first ": " ("Lib: shelf.h File Reference",
+ * "Index: Lib Manual"); and its title past the home page's, where the title is the site's name
+ * and then the page's own ("Lib 1.0: Basic libraries (Index - A)").
+ */
+function titlesOf(outline: PageFacts, homeTitle?: string | null): Array<string | null | undefined> {
+  const titles = [outline.h1, outline.documentTitle?.split(/\s[|–—-]\s/)[0]];
+  const title = outline.documentTitle ?? '';
+  const colon = title.indexOf(': ');
+  if (colon > 0) titles.push(title.slice(0, colon), title.slice(colon + 2));
+  if (homeTitle && title.length > homeTitle.length && title.startsWith(homeTitle)) titles.push(trimmedOfMarks(title.slice(homeTitle.length)));
+  return titles;
 }
+
+/** " (Index - A)" → "Index - A": the marks that join a title to the site's name. */
+function trimmedOfMarks(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && TITLE_JOINER.includes(text[start])) start++;
+  while (end > start && TITLE_JOINER.includes(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
+const TITLE_JOINER = ' ()[]:|–—-';

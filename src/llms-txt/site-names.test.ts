@@ -28,8 +28,6 @@ const KNOWN_OFFENDERS: Record<string, string[]> = {
   'extract.ts': ['mdbook', 'sphinx'],
   // CHROME_CLASS: Sphinx's `sphinxsidebar` class.
   'page-facts.ts': ['sphinx'],
-  // INDEX_TITLE: Python's "Python Module Index".
-  'secondary.ts': ['python'],
 };
 
 /** Owners, repositories and hosts of the corpus's manifest, where ../shared is present. */

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readPageFacts } from './page-facts.ts';
 import type { PageText } from './page-text.ts';
-import { inferSite, refineTitles } from './site.ts';
+import { inferSite, refineTitles, sectionsSummary } from './site.ts';
 
 function text(url: string, fields: Partial<PageText> = {}): PageText {
   return { url, title: 'Untitled', titleRule: 'title.document-title', fullTitle: null, metaDescription: null, siteName: null, firstParagraph: '', h1: null, headings: [], ...fields };
@@ -31,6 +31,15 @@ describe('refineTitles', () => {
 });
 
 describe('inferSite', () => {
+  test('never sums a site up with text not in its home page’s language (a theme’s filler)', () => {
+    const home = readPageFacts(
+      '<html lang="en"><head><title>Introduction | Acme Theme</title></head><body><h1>Introduction</h1><p>Est in vagis et Pittheus tu arge accipiter regia iram vocatur nurus. Omnes ut olivae sensit arma sorori deducit.</p></body></html>',
+      'https://acme.dev/',
+    );
+    const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Introduction | Acme Theme', firstParagraph: home.firstParagraph })], { home });
+    assert.equal(site.summary, '');
+  });
+
   test('names the site from og:site_name and summarizes it with the home page description', () => {
     const site = inferSite('https://acme.dev/', [
       text('https://acme.dev/docs/a', { siteName: 'Acme' }),
@@ -85,5 +94,14 @@ describe('inferSite', () => {
     const home = readPageFacts('<html><head><title>Acme 🧱</title></head><body><h1>Acme</h1><p>The intuitive shelf for widgets</p></body></html>', 'https://acme.dev/');
     const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Acme 🧱' })], { home });
     assert.deepEqual(site, { name: 'Acme', summary: 'Acme: The intuitive shelf for widgets' });
+  });
+});
+
+describe('sectionsSummary', () => {
+  test("names the parts the pages were sectioned into, the home page's own section aside", () => {
+    const page = (url: string, section: string | null, optional = false) => ({ url, title: url, description: '', section, optional });
+    const pages = [page('https://acme.dev/', 'Overview'), page('https://acme.dev/a', 'Guides'), page('https://acme.dev/b', 'Reference'), page('https://acme.dev/c', 'Guides'), page('https://acme.dev/t', null, true)];
+    assert.equal(sectionsSummary('Acme', pages, 'https://acme.dev/', true), 'Acme: Guides and Reference.');
+    assert.equal(sectionsSummary('Acme', [pages[0]], 'https://acme.dev/', true), '');
   });
 });

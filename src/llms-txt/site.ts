@@ -4,9 +4,9 @@ import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplat
 import { isEntry, type PageFacts } from './page-facts.ts';
 import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
-import { findCommonTitleAffix, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
-import type { SiteSummary } from './types.ts';
-import { isEnglish, languageOf } from './language.ts';
+import { findCommonTitleAffix, findSharedLeadWords, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
+import type { DescribedPage, SiteSummary } from './types.ts';
+import { isEnglish, languageOf, readsAsEnglish } from './language.ts';
 import { phrasesFor } from './phrases.ts';
 import { isContentExcerpt } from './description.ts';
 
@@ -22,11 +22,15 @@ export function refineTitles(pages: readonly PageText[]): Array<{ title: string;
   const sharedEnds = findSharedTitleEnds(withoutAffix);
   const titles = withoutAffix.map((title) => withoutSharedEnds(title, sharedEnds));
   const isRepeatedTitle = findRepeatedDescriptions(titles);
-  return pages.map((page, index) => {
+  const refined = pages.map((page, index): { title: string; rule: TitleRule } => {
     const title = titles[index];
     if (!isRepeatedTitle(title)) return { title, rule: page.titleRule };
     return page.h1 && !isRepeatedTitle(page.h1) ? { title: page.h1, rule: 'title.heading-for-shared-title' } : { title: titleFromUrl(page.url), rule: 'title.url-for-shared-title' };
   });
+  // …nor do the words most of the titles open with ("Apache Module " before each module's name),
+  // each title counted once.
+  const leadWords = findSharedLeadWords([...new Set(refined.map(({ title }) => title))]);
+  return leadWords ? refined.map((entry) => (entry.title.startsWith(leadWords) ? { ...entry, title: entry.title.slice(leadWords.length) } : entry)) : refined;
 }
 
 export interface SiteContext {
@@ -57,9 +61,10 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const isRepeated = context.isRepeated ?? (() => false);
   // A meta description that only repeats the home page's title (Texinfo's) says nothing more.
   const homeTitles = new Set([home?.fullTitle, home?.title].map((title) => compactKey(title ?? '')));
+  const english = isEnglish(context.home?.lang);
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
-    return clean.split(' ').length >= 5 && !isRepeated(clean) && !isBoilerplateDescription(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
+    return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
       ? clean
       : null;
   };
@@ -122,9 +127,23 @@ function leadTexts(page: PageFacts, siteName: string): Array<string | null> {
  * "Apache HTTP Server Version 2.4: Release Notes, Reference Manual, Users' Guide and Other Topics."
  */
 function partsSummary(name: string, home: PageFacts | null): string {
-  const groups = [...new Set((home?.links ?? []).filter((link) => isEntry(link) && link.group).map((link) => link.group!))];
+  // Top-level groups only: a caption over nested entries ("Collapsed") or over a language menu's
+  // entries is not one of the site's parts.
+  const groups = [...new Set((home?.links ?? []).filter((link) => isEntry(link) && link.group && link.depth === 0).map((link) => link.group!))];
   if (groups.length < 3) return '';
   return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
+}
+
+/**
+ * Where neither the site's text nor its home page's groups say what it is, the parts its pages
+ * were sectioned into, in order, the home page's own section aside: "Acme Theme: Example Site,
+ * Shortcodes and Blog."
+ */
+export function sectionsSummary(name: string, pages: ReadonlyArray<Pick<DescribedPage, 'url' | 'section' | 'optional'>>, homeUrl: string | undefined, english: boolean): string {
+  const homeSection = pages.find((page) => page.url === homeUrl)?.section;
+  const sections = pages.filter((page) => !page.optional && page.section && page.section !== homeSection).map((page) => page.section!);
+  const parts = [...new Set(sections)];
+  return parts.length === 0 ? '' : `${name}: ${listOf(parts, 6, english)}.`;
 }
 
 /** "SQLite Home Page" → "SQLite"; "git(1) Manual Page" → "git"; "Welcome to Acme" → "Acme". */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { findTemplatedTexts, skeletonOf } from './templates.ts';
 
 test('a line made of names in a fixed frame has a skeleton; prose that merely opens alike has none', () => {
-  assert.equal(skeletonOf('declaration: module: org.acme.base, package: org.acme.lang, class: StringUtils'), 'declaration: module: # package: #');
+  assert.equal(skeletonOf('declaration: module: org.acme.base, package: org.acme.lang, class: StringUtils'), 'declaration: module: #');
   assert.equal(skeletonOf('The modules described in this chapter provide numeric and math-related functions and data types.'), '');
   assert.equal(skeletonOf('StringUtils'), '');
 });
@@ -15,4 +15,18 @@ test('chapter pages whose first sentences open alike are not a template', () => 
   const isTemplated = findTemplatedTexts([...prose, ...declarations]);
   assert.equal(prose.some(([text]) => isTemplated(text)), false);
   assert.equal(declarations.every(([text]) => isTemplated(text)), true);
+});
+
+test('the kinds a template names after its opening are one template: a few enums beside many classes', () => {
+  const classes = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta'].map((name) => [`declaration: package: org.acme.util, class: ${name}`]);
+  const lone = ['declaration: package: org.acme.util, enum: Mode', 'declaration: package: org.acme.util, annotation type: Exclude'];
+  const isTemplated = findTemplatedTexts([...classes, ...lone.map((text) => [text])]);
+  assert.equal(lone.every(isTemplated), true);
+});
+
+test("a sentence's capitalised first word is a word: an author's sentences that differ by one name are prose, not a template", () => {
+  assert.equal(skeletonOf('A functional interface like BiConsumer that declares a Throwable.'), '');
+  const sentences = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta'].map((name) => [`A functional interface like ${name} that declares a Throwable.`]);
+  const isTemplated = findTemplatedTexts(sentences);
+  assert.equal(sentences.some(([text]) => isTemplated(text)), false);
 });

@@ -5,6 +5,7 @@ import { findRepeatedDescriptions } from './boilerplate.ts';
 import { TEMPLATE_ENOUGH_PAGES as ENOUGH_PAGES, TEMPLATE_MAX_PARTS as MAX_PARTS, TEMPLATE_MAX_WORDS_PER_SLOT as MAX_WORDS_PER_SLOT, TEMPLATE_MIN_KEPT_WORDS as MIN_KEPT_WORDS, TEMPLATE_MIN_PAGES as MIN_PAGES, TEMPLATE_SHARE as MIN_SHARE } from './tuning.ts';
 
 const PLAIN_WORD = /^\p{Ll}+[,.;:]?$/u;
+const OPENING_WORD = /^\p{Lu}\p{Ll}*$/u;
 const SLOT = '#';
 
 /**
@@ -20,7 +21,8 @@ export function skeletonOf(text: string): string {
   let previousWasSlot = false;
   for (const token of text.split(/\s+/)) {
     if (token === '') continue;
-    const isWord = PLAIN_WORD.test(token);
+    // A sentence's capitalised first word ("A functional interface like …") is a word, not a name.
+    const isWord = PLAIN_WORD.test(token) || (parts.length === 0 && OPENING_WORD.test(token));
     if (isWord) kept++;
     else if (!previousWasSlot) slots++;
     if (parts.length < MAX_PARTS && (isWord || !previousWasSlot)) parts.push(isWord ? token : SLOT);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findCommonTitleAffix, hostNames, stripSiteName, trimDocumentTitle } from './title.ts';
+import { findCommonTitleAffix, findSharedLeadWords, hostNames, stripSiteName, trimDocumentTitle } from './title.ts';
 
 describe('stripSiteName', () => {
   test('removes a trailing part that names the site', () => {
@@ -50,5 +50,15 @@ describe('findCommonTitleAffix', () => {
   test('finds nothing on too few or too different titles', () => {
     assert.equal(findCommonTitleAffix(['A | X', 'B | X']), null);
     assert.equal(findCommonTitleAffix(['A | X', 'B | Y', 'C | Z', 'D']), null);
+  });
+});
+
+describe('findSharedLeadWords', () => {
+  test('the longest run of opening words more than half of the titles share and go on from', () => {
+    const titles = ['Acme Module mod_a', 'Acme Module mod_b', 'Acme Module mod_c', 'Acme Core Features', 'Glossary'];
+    assert.equal(findSharedLeadWords(titles), 'Acme Module ');
+    assert.equal(findSharedLeadWords(['Install', 'Configure', 'Acme Module mod_a', 'Deploy']), null);
+    // A title that is the lead and a sign only is not gone on from.
+    assert.equal(findSharedLeadWords(['Acme 🍍', 'Acme 🍍 ', 'Introduction', 'Getting Started']), null);
   });
 });

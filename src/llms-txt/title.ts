@@ -124,6 +124,31 @@ export function findSharedTitleEnds(titles: readonly string[]): { lead: string |
   return { lead: mostShared(leads), tail: mostShared(tails) };
 }
 
+/** A lead of at most this many words, with no separator after it, can be one most titles share… */
+const MAX_LEAD_WORDS = 3;
+/** …when what follows it has a letter: "Chapter " before each chapter's number is no lead. */
+const NAMES_SOMETHING = /\p{L}/u;
+
+/**
+ * The words most titles open with, with no separator after them: "Apache Module " before each
+ * module's name. The longest such lead more than half of the titles (at least 3) share and go
+ * on from; null when none does.
+ */
+export function findSharedLeadWords(titles: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const title of titles) {
+    const words = title.split(' ');
+    for (let length = 1; length <= MAX_LEAD_WORDS && length < words.length && NAMES_SOMETHING.test(words.slice(length).join(' ')); length++) {
+      const lead = `${words.slice(0, length).join(' ')} `;
+      counts.set(lead, (counts.get(lead) ?? 0) + 1);
+    }
+  }
+  const needed = Math.max(3, Math.floor(titles.length / 2) + 1);
+  let best: string | null = null;
+  for (const [lead, count] of counts) if (count >= needed && (!best || lead.length > best.length)) best = lead;
+  return best;
+}
+
 /** A title without the lead and tail most titles share (see findSharedTitleEnds), when something is left. */
 export function withoutSharedEnds(title: string, { lead, tail }: { lead: string | null; tail: string | null }): string {
   let rest = title;

@@ -31,9 +31,14 @@ export const TEMPLATE_ENOUGH_PAGES = 20;
 /** Words a skeleton must keep for it to be a sentence's frame, not a list of names. */
 export const TEMPLATE_MIN_KEPT_WORDS = 2;
 /** A template's opening is enough to know it: a nested class's line only goes on longer. */
-export const TEMPLATE_MAX_PARTS = 5;
+export const TEMPLATE_MAX_PARTS = 3;
 /** A template's text is mostly names: at least one slot for this many plain words, over the whole text (prose that opens alike is not). */
 export const TEMPLATE_MAX_WORDS_PER_SLOT = 2;
+
+// Secondary pages (secondary.ts).
+
+/** A page whose text is this share code (in <pre>) is a source listing. */
+export const SOURCE_LISTING_SHARE = 0.9;
 
 // Canonical pages and language.
 

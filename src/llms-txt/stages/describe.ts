@@ -62,7 +62,7 @@ function signalsOf({ node, text }: ChosenPage, title: string, language: Language
     metaDescription: text.metaDescription,
     paragraphs: [...node.outline.paragraphs, text.firstParagraph],
     childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
-    headings: text.headings,
+    headings: text.headings.filter((heading) => !repetition.isTemplateHeading(heading)),
     terms: node.outline.terms,
     h1: node.outline.h1,
     get linkTexts() {

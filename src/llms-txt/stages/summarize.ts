@@ -2,9 +2,10 @@
 // pages it lists first say of the site; never text many pages share. It comes before the
 // descriptions: a page whose text is the summary is described by its other signals.
 import type { PageText } from '../page-text.ts';
-import { inferSite } from '../site.ts';
+import { isEnglish, languageOf } from '../language.ts';
+import { inferSite, sectionsSummary } from '../site.ts';
 import type { SiteMap } from '../site-map.ts';
-import type { SiteSummary } from '../types.ts';
+import type { DescribedPage, SiteSummary } from '../types.ts';
 
 export interface SummarizeInput {
   map: SiteMap;
@@ -18,4 +19,11 @@ export interface SummarizeInput {
 export function summarizeSite({ map, texts, isRepeated, siteUrl }: SummarizeInput): SiteSummary {
   const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
   return inferSite(map.home?.url ?? siteUrl, texts, { home: map.home?.outline ?? null, leadPages, isRepeated });
+}
+
+/** After stage 8: a site that says nothing of itself is summed up by the sections its pages were put in. */
+export function summarizeByParts(site: SiteSummary, pages: readonly DescribedPage[], map: SiteMap): SiteSummary {
+  if (site.summary) return site;
+  const english = isEnglish(map.home ? languageOf(map.home.outline) : null);
+  return { ...site, summary: sectionsSummary(site.name, pages, map.home?.url, english) };
 }
