@@ -10,7 +10,7 @@ import { BrowserPool, RobotsCache, type CrawlOptions } from './crawl/index.ts';
 import type { DatabaseHandle } from './db/database.ts';
 import type { ReadCache } from './db/read-cache.ts';
 import { discoveryJobKind } from './discovery/discovery-job.ts';
-import { describerFromConfig, hasAiProvider } from './generation/describer.ts';
+import { describerFromConfig, hasAiProvider } from './generation/ai-provider.ts';
 import type { GenerationJob } from './generation/generation.ts';
 import { generationJobKind } from './generation/generation-job.ts';
 import { createGenerationThreads, type GenerationThreads } from './generation/generation-thread.ts';

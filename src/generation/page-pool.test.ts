@@ -6,7 +6,7 @@ import { getHeapStatistics } from 'node:v8';
 import { createPagePool, defaultPageThreads, pageReader, type PagePool } from './page-pool.ts';
 import { manualPage, read, releaseMemory } from './page-worker.ts';
 import { pageContentHash } from '../llms-txt/index.ts';
-import { readCrawledPage } from './read-page.ts';
+import { readCrawledPage } from './crawled-page-reading.ts';
 
 /**
  * The process's worker threads, as Linux lists them (Node names each `WorkerThread`): counting every

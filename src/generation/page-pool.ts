@@ -10,7 +10,7 @@ import type { ResponseBody } from '../crawl/fetcher.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { Extractor } from '../llms-txt/index.ts';
 import type { ExtractTask, ReadTask } from './page-worker.ts';
-import type { CrawledPageReading } from './read-page.ts';
+import type { CrawledPageReading } from './crawled-page-reading.ts';
 
 export interface PagePool {
   /**

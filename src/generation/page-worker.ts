@@ -3,7 +3,7 @@
 import { decodeBody } from '../crawl/charset.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage } from '../llms-txt/extract.ts';
-import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
+import { readCrawledPage, type CrawledPageReading } from './crawled-page-reading.ts';
 
 // Loaded by the first page to extract: a thread that only reads links and outlines (every
 // `simple` job without llms-full.txt) does without linkedom, Readability and turndown: an idle

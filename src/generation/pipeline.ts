@@ -22,7 +22,7 @@ import {
   type SiteMarkdown,
 } from '../crawl/index.ts';
 import type { PageInput, PageReading } from '../llms-txt/index.ts';
-import { readCrawledPage, type CrawledPageReading } from './read-page.ts';
+import { readCrawledPage, type CrawledPageReading } from './crawled-page-reading.ts';
 
 export interface CollectOptions {
   maxUrls: number;

@@ -17,7 +17,7 @@ import { cancelGeneration, estimateGeneration, getGenerationJob, type Generation
 import { JobStageFields } from './job-progress.ts';
 import { FileSizesView, GenerationOptionsView } from './options.ts';
 import { pagesPerCredit, renderingCost } from './pricing.ts';
-import { hasAiProvider } from './describer.ts';
+import { hasAiProvider } from './ai-provider.ts';
 import { jobView, readStartBody, StartBody, startGenerationFor } from './start-request.ts';
 
 const EstimateView = Type.Object({

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseRobotsTxt } from '../crawl/robots.ts';
-import { readCrawledPage } from '../generation/read-page.ts';
+import { readCrawledPage } from '../generation/crawled-page-reading.ts';
 import { isBoilerplateDescription, isMeaningfulParagraph } from './boilerplate.ts';
 import { phrasesFor } from './phrases.ts';
 import { shorten } from './description.ts';

@@ -12,7 +12,7 @@ import type { CrawlOptions, RobotsCache } from '../crawl/index.ts';
 import type { Database } from '../db/database.ts';
 import { ApiError, errors } from '../errors.ts';
 import { getGenerationJob } from '../generation/generation.ts';
-import { hasAiProvider } from '../generation/describer.ts';
+import { hasAiProvider } from '../generation/ai-provider.ts';
 import { jobView, StartBody, startGenerationFor } from '../generation/start-request.ts';
 import { fileSizesView } from '../generation/options.ts';
 import { fileUrls } from '../http/paths.ts';

@@ -29,7 +29,7 @@ export interface SchedulerDeps {
   crawl: CrawlOptions;
   robots: RobotsCache;
   log: { warn(obj: object, msg: string): void };
-  /** An AI provider is configured (see generation/describer.ts). */
+  /** An AI provider is configured (see generation/ai-provider.ts). */
   aiConfigured: boolean;
   /** Checks under way at once in this process. */
   concurrency: number;
