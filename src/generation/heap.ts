@@ -20,10 +20,19 @@ export function collectGarbageBetweenJobs(): void {
   collectGarbage({ type: 'major', execution: 'sync', flavor: 'regular' });
 }
 
-/** V8's `gc`, which only a context created while --expose-gc is set has (as jest-leak-detector gets it). */
+const GC_ATTEMPTS = 100;
+
+/**
+ * V8's `gc`, which only a context created while --expose-gc is set has (as jest-leak-detector gets
+ * it). The flag is the process's, not the thread's: another thread turning it off between our
+ * setting it and creating the context leaves that context without `gc`, so the pair is retried.
+ */
 const collectGarbage: (options: object) => void = (() => {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc');
-  setFlagsFromString('--no-expose-gc');
-  return gc;
+  for (let attempt = 1; ; attempt++) {
+    setFlagsFromString('--expose-gc');
+    const gc: unknown = runInNewContext('typeof gc === "function" ? gc : undefined');
+    setFlagsFromString('--no-expose-gc');
+    if (typeof gc === 'function') return gc as (options: object) => void;
+    if (attempt === GC_ATTEMPTS) throw new Error(`V8's gc could not be reached in ${GC_ATTEMPTS} attempts`);
+  }
 })();
