@@ -27,7 +27,7 @@ const KNOWN_OFFENDERS: Record<string, string[]> = {
   // also the projects of two sites (Sphinx's documentation, mdBook's guide).
   'extract.ts': ['mdbook', 'sphinx'],
   // CHROME_CLASS: Sphinx's `sphinxsidebar` class.
-  'page-facts.ts': ['sphinx'],
+  'class-kinds.ts': ['sphinx'],
 };
 
 /** Owners, repositories and hosts of the corpus's manifest, where ../shared is present. */

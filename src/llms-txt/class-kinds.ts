@@ -1,0 +1,55 @@
+// What an element's class list (and id) says it is: page chrome, a navigation block, a caption, an
+// aside, a glossary. Read by the page's facts (page-facts.ts) for every element it opens.
+
+// Page chrome: repeated on every page, never part of the site's map.
+const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|sphinxsidebar|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
+export const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
+// Navigation and contents blocks: their links are the site's own table of contents.
+const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
+export const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
+const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
+const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
+// Asides: "See also" boxes (pointers to other parts of the site), notes, tips and warnings (Sphinx's
+// admonitions, DocBook's boxes): not this page's entries, nor its text. (An admonition of a title of
+// its own, Django's "About this document", is the page's text.)
+const ASIDE_CLASSES = ['seealso', 'note', 'tip', 'hint', 'important', 'warning', 'caution', 'attention', 'danger'];
+const ASIDE_CLASS = new RegExp(`(?:^|\\s)(?:${ASIDE_CLASSES.join('|')})(?:$|\\s)`);
+// Sphinx's glossary directive (and themes that follow it): a definition list of the site's terms.
+const GLOSSARY_CLASS = /(?:^|\s)glossary(?:$|\s)/;
+
+export interface ClassKind {
+  chrome: boolean;
+  nav: boolean;
+  caption: boolean;
+  refnamediv: boolean;
+  aside: boolean;
+  glossary: boolean;
+}
+
+export const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false, aside: false, glossary: false };
+// A site writes the same few class lists on every page: each is matched once, not once per element.
+const classKinds = new Map<string, ClassKind>();
+const MAX_CLASS_KINDS = 10_000;
+
+// Longer lists are matched each time: a hostile page's megabyte-long class attributes stay out of memory.
+const MAX_CACHED_CLASS_CHARS = 200;
+
+export function classKind(classes: string): ClassKind {
+  if (classes === '') return PLAIN;
+  let kind = classKinds.get(classes);
+  if (kind === undefined) {
+    kind = {
+      chrome: CHROME_CLASS.test(classes),
+      nav: NAV_CLASS.test(classes),
+      caption: CAPTION_CLASS.test(classes),
+      refnamediv: REFNAMEDIV_CLASS.test(classes),
+      aside: ASIDE_CLASS.test(classes),
+      glossary: GLOSSARY_CLASS.test(classes),
+    };
+    if (classes.length > MAX_CACHED_CLASS_CHARS) return kind;
+    if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
+    // A copy as the key: the attribute is a slice of the page that would keep the whole page alive.
+    classKinds.set(structuredClone(classes), kind);
+  }
+  return kind;
+}

@@ -1,0 +1,161 @@
+// The state of one pass over a page (see FactsReader): the blocks the parser is inside of, the
+// text and links being collected, and the bookkeeping of the links it keeps: their block, their
+// nesting and the caption they sit under.
+import type { CollectedText } from './collected-text.ts';
+import { withoutPilcrow } from './collected-text.ts';
+import { emptyFacts, type PageFacts } from './page-facts-model.ts';
+import { resolveHref, type PendingLink } from './pending-link.ts';
+import { phrasesFor } from './phrases.ts';
+import { candidateText, normalizeWhitespace } from './text.ts';
+
+export const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
+const MAX_LINKS = 1500;
+const MAX_ITEM_CAPTION_CHARS = 60;
+
+export interface Frame {
+  tag: string;
+  chrome: boolean;
+  nav: boolean;
+  caption: boolean;
+  aside: boolean;
+  glossary: boolean;
+  /** Links in the outline when the element opened. */
+  linksBefore: number;
+  /** The page's main region (`<main>`, role=main). */
+  main: boolean;
+  /**
+   * A list item whose text captions its nested list, or a list holding an item of text alone that
+   * captions the items after it: the caption before, restored when the element closes.
+   */
+  groupBefore?: string | null;
+}
+
+export class FactsState {
+  readonly outline: PageFacts;
+  /** The page's main content only (see FactsOptions.content). */
+  readonly content: boolean;
+  base: string;
+  // The words rules match, in the page's language (its <html lang>; English until it says).
+  phrases = phrasesFor(null);
+  readonly stack: Frame[] = [];
+  chromeDepth = 0;
+  navDepth = 0;
+  // Inside the main region, only navigation blocks opened there are navigation: a layout class
+  // around the content ("has-sidebar") is not. -1 outside it.
+  navInMain = -1;
+  captionDepth = 0;
+  asideDepth = 0;
+  glossaryDepth = 0;
+  listDepth = 0;
+  itemDepth = 0;
+  skipDepth = 0;
+  preDepth = 0;
+  // A link opening a list item is an entry of a list of links; one after text in the item is prose.
+  // A label ("Models:") and the separators of a row of links ("Overview | Installation") are not
+  // text (see saysSomething): the item's own texts so far, read when a link opens.
+  readonly itemTexts: string[] = [];
+  itemChars = 0;
+  group: string | null = null;
+  readonly lastAtDepth: number[] = [];
+  text: CollectedText | null = null;
+  jsonLd: string[] | null = null;
+  readonly linkStack: PendingLink[] = [];
+  awaitingPurpose: 'next-cell' | 'refname' | 'name-section' | null = null;
+  refnamediv = false;
+  // Headings read so far outside the chrome; past a question heading (see isAnsweredQuestion) the
+  // page's paragraphs are answers.
+  headingsSeen = 0;
+  answering = false;
+  inSynopsis = false;
+
+  constructor(url: string, content: boolean) {
+    this.outline = emptyFacts(url);
+    this.content = content;
+    this.base = url;
+  }
+
+  addLink(link: PendingLink): void {
+    const outline = this.outline;
+    if (this.chromeDepth > 0 || link.sequence || outline.links.length >= MAX_LINKS) return;
+    if (/^\s*(?:#|javascript:|mailto:|tel:)/i.test(link.href)) return;
+    const target = resolveHref(link.href, this.base);
+    if (!target) return;
+    const linkText = withoutPilcrow(candidateText(link.parts.join('')));
+    if (!linkText || this.phrases.sequenceText.test(linkText)) return;
+    // A link opening a list item or a table cell is a contents entry, unless it points into another
+    // page: "math.floor()" in a table of operations, "math" opening a changelog's item.
+    const crossReference = link.href.includes('#') && target !== outline.url;
+    const toc = this.navDepth > 0 || (this.itemDepth > 0 && !link.afterText && this.asideDepth === 0 && !crossReference);
+    const depth = toc ? Math.max(0, this.listDepth - 1) : 0;
+    const parent = toc ? this.enterEntry(depth) : -1;
+    const inNavigation = this.navInMain < 0 ? this.navDepth > 0 : this.navInMain > 0;
+    outline.links.push({ url: target, text: linkText, block: inNavigation ? 'navigation' : toc ? 'toc' : 'content', depth, parent, group: this.group });
+  }
+
+  /** The entry a new contents entry at `depth` nests under (-1 for none); the new one is the last at its depth. */
+  private enterEntry(depth: number): number {
+    const lastAtDepth = this.lastAtDepth;
+    let parent = -1;
+    for (let d = depth - 1; d >= 0; d--) {
+      if (lastAtDepth[d] !== undefined) {
+        parent = lastAtDepth[d];
+        break;
+      }
+    }
+    lastAtDepth[depth] = this.outline.links.length;
+    lastAtDepth.length = depth + 1;
+    return parent;
+  }
+
+  /**
+   * A navigation list's item of text alone ("User Guide" in mdBook's sidebar, a part title) captions
+   * the entries after it in its own list, up to that list's end: the last item of a nested list (a
+   * chapter not yet written) captions nothing, and the entries above that list stay its parents.
+   */
+  captionFromItem(): void {
+    const value = normalizeWhitespace(this.itemTexts.join(''));
+    if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    const list = this.stack.at(-1);
+    if (list && LIST_TAGS.has(list.tag) && list.groupBefore === undefined) list.groupBefore = this.group;
+    this.group = value.replace(/:$/, '');
+    this.lastAtDepth.length = Math.max(0, this.listDepth - 1);
+  }
+
+  /**
+   * A list item whose own text (no link) comes before a nested list captions that list's entries
+   * ("Shortcodes" over its pages in a sidebar, a contents page's group of extensions), up to the
+   * item's end.
+   */
+  captionNestedList(): void {
+    const stack = this.stack;
+    let item: Frame | undefined;
+    for (let index = stack.length - 2; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
+      if (stack[index].tag === 'li') {
+        item = stack[index];
+        break;
+      }
+    }
+    if (!item || item.groupBefore !== undefined || item.linksBefore !== this.outline.links.length) return;
+    const value = normalizeWhitespace(this.itemTexts.join(''));
+    if (value === '' || value.length > MAX_ITEM_CAPTION_CHARS) return;
+    item.groupBefore = this.group;
+    this.group = value.replace(/:$/, '');
+    // The entries above the item stay its parents; its earlier siblings do not.
+    this.lastAtDepth.length = Math.max(0, this.listDepth - 1);
+  }
+
+  /** Whether the list item the parser is in has a link or text of its own so far. */
+  itemHasLabel(): boolean {
+    const stack = this.stack;
+    for (let index = stack.length - 1; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
+      if (stack[index].tag === 'li') return stack[index].linksBefore < this.outline.links.length || normalizeWhitespace(this.itemTexts.join('')) !== '';
+    }
+    return false;
+  }
+
+  countText(data: string): void {
+    const chars = data.trim().length;
+    this.outline.textChars += chars;
+    if (this.preDepth > 0) this.outline.codeChars += chars;
+  }
+}
