@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { renderSettings } from '../src/config.ts';
 import { BrowserPool, type RenderMode } from '../src/crawl/index.ts';
 import { createPagePool, pageReader } from '../src/generation/page-pool.ts';
-import { collectPages } from '../src/generation/pipeline.ts';
+import { collectPages } from '../src/generation/page-collection.ts';
 
 const [startUrl, mode = 'never', maxUrls = '100'] = process.argv.slice(2);
 

@@ -6,7 +6,7 @@ import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BrowserPool, chromiumAvailable, DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters, type RenderMode } from '../crawl/index.ts';
 import { renderSettings } from '../config.ts';
-import { collectPages } from '../generation/pipeline.ts';
+import { collectPages } from '../generation/page-collection.ts';
 import { createPagePool, pageReader } from '../generation/page-pool.ts';
 import { fileSize, generateLlmsTxt, groupIntoSections, loadTokenCounter, type GenerationMethod, type GenerationResult } from '../llms-txt/index.ts';
 import { CliError, EXIT } from './errors.ts';

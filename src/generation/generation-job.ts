@@ -20,7 +20,7 @@ import { fileSizesView, readGenerationOptions } from './options.ts';
 import { generateInThread, type GeneratedFiles, type GenerationThreads } from './generation-thread.ts';
 import { keepPreviousFiles, listChange } from './site-history.ts';
 import { pageReader, type PagePool } from './page-pool.ts';
-import { collectPages } from './pipeline.ts';
+import { collectPages } from './page-collection.ts';
 import { followLatestJob } from './site-status.ts';
 import { FILE_PART_CHARS, writeSiteFile } from '../sites/site-files.ts';
 import { unusedCredits } from './pricing.ts';

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { generateLlmsTxt, type PageInput } from '../llms-txt/index.ts';
 import { createGenerationThreads, generateInThread, type GenerationSettings } from './generation-thread.ts';
-import type { CollectedPage, CollectedPages } from './pipeline.ts';
+import type { CollectedPage, CollectedPages } from './page-collection.ts';
 
 const SITE = 'https://docs.example.com/';
 // Beyond ASCII, so that a text cut at a wrong byte would show: accents, CJK, an emoji.

@@ -11,7 +11,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
 import type { Describer, ExtractedPage, Extractor, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
-import type { CollectedPages } from './pipeline.ts';
+import type { CollectedPages } from './page-collection.ts';
 import { unpackResult, type PackedResult } from './thread-transfer.ts';
 
 /** What the thread generates from, as the job's options say. */

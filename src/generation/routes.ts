@@ -10,7 +10,7 @@ import { IdempotencyHeaders } from '../http/idempotency.ts';
 import { BODY_LIMITS } from '../http/json-bodies.ts';
 import { errorAnswers } from '../http/schemas.ts';
 import { Id, IsoDate, Nullable } from '../shapes.ts';
-import type { RoutePlugin } from '../http/types.ts';
+import type { App, RoutePlugin } from '../http/types.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { GuardOptions } from '../crawl/index.ts';
 import { cancelGeneration, estimateGeneration, getGenerationJob, type GenerationJob } from './generation.ts';
@@ -63,14 +63,20 @@ const StartView = Type.Object({
   creditsUsed: Type.Integer(),
 });
 
-export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions; jobReads: ReadCache<GenerationJob> }> = async (
-  app,
-  deps,
-) => {
-  const { db, config, jobReads } = deps;
-  const generation = { ...deps, aiConfigured: hasAiProvider(config.llm) };
-  const sendJob = cachedAnswer((job: GenerationJob) => jobView(config.publicUrl, job));
+type GenerationRouteDeps = { db: Database; clock: Clock; config: Config; queue: JobQueue; crawl: GuardOptions; jobReads: ReadCache<GenerationJob> };
 
+/** What the routes share: the dependencies, and whether an AI provider is configured. */
+type GenerationContext = GenerationRouteDeps & { aiConfigured: boolean };
+
+export const generationRoutes: RoutePlugin<GenerationRouteDeps> = async (app, deps) => {
+  const generation = { ...deps, aiConfigured: hasAiProvider(deps.config.llm) };
+  startRoutes(app, generation);
+  jobRoutes(app, generation);
+};
+
+/** A generation started, and its price asked first. */
+function startRoutes(app: App, generation: GenerationContext): void {
+  const { config } = generation;
   app.post(
     '/generate',
     {
@@ -118,6 +124,12 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       };
     },
   );
+}
+
+/** A job read and canceled. */
+function jobRoutes(app: App, generation: GenerationContext): void {
+  const { db, config, jobReads } = generation;
+  const sendJob = cachedAnswer((job: GenerationJob) => jobView(config.publicUrl, job));
 
   app.get(
     '/generate/:jobId',
@@ -147,4 +159,4 @@ export const generationRoutes: RoutePlugin<{ db: Database; clock: Clock; config:
       return { success: true, message: messages.generationCanceled, job: jobView(config.publicUrl, job) };
     },
   );
-};
+}

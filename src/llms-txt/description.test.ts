@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describePage, distinctDescriptions, shorten } from './description.ts';
+import { describePage, distinctDescriptions } from './description.ts';
+import { shorten } from './shorten.ts';
 
 describe('shorten (a paragraph cut to a description)', () => {
   it('leaves out a last sentence that only announces what follows it', () => {

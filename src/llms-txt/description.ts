@@ -5,7 +5,8 @@
 import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import type { DescriptionRule } from './rules.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutBuildStamps, withoutNumbering, writesOutAddress } from './text.ts';
+import { shorten } from './shorten.ts';
+import { compactKey, listOf, normalizeWhitespace, splitSentences, trimEndOf, withoutNumbering, wordCount, writesOutAddress } from './text.ts';
 import { DESCRIPTION_MAX_LISTED as MAX_LISTED, DESCRIPTION_MAX_WORDS as MAX_WORDS, MIN_PURPOSE_CHARS } from './tuning.ts';
 
 export interface DescriptionSignals {
@@ -32,9 +33,6 @@ export interface DescriptionSignals {
 /** Bylines, dates, navigation words and notes in words are the language's (Phrases.noise); a copyright sign is in any. */
 const COPYRIGHT_SIGN = /^©/u;
 const HASH = /\b[0-9a-f]{12,}\b/i;
-// Words a cut text must not end on. Dropped by hand (see withoutDanglingWords): /(?:\s+(?:and|…))+$/
-// read to the end of the text from every space before one of them.
-const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for', 'with', 'in', 'on', 'by', 'as', 'at', 'from', 'that', 'which', 'is', 'are', 'between', 'namely']);
 
 /** A description and the rule that chose it (`description.meta-description`, …), for the page's trace. */
 export interface Described {
@@ -217,30 +215,6 @@ function isNavigation(text: string): boolean {
 }
 
 /**
- * At most about 25 words: whole sentences when they fit, else cut at a word, never ending in ":".
- * A greeting or a sentence saying where the page resumes ("This tutorial begins where Tutorial 1
- * left off.") is left out when more follow. A sentence that announces what follows it ("The key
- * differences are:") says nothing without it: after another sentence it is left out; alone, it
- * ends where it breaks off ("… you can access it…"), or with a period when it is whole ("The
- * INSERT statement is used to populate a table with rows.").
- */
-export function shorten(text: string, phrases: Phrases = phrasesFor(null)): string {
-  const sentences = splitSentences(withoutBuildStamps(text));
-  if (sentences.length > 1 && (isGreeting(sentences[0]) || phrases.resumes.test(sentences[0]))) sentences.shift();
-  const kept: string[] = [];
-  for (const sentence of sentences) {
-    if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
-    kept.push(sentence);
-  }
-  if (kept.length > 1 && kept[kept.length - 1].endsWith(':')) kept.pop();
-  if (kept.length === 0) return `${withoutDanglingEnd((sentences[0] ?? text).split(/\s+/).slice(0, MAX_WORDS).join(' '))}…`;
-  const result = kept.join(' ');
-  if (!result.endsWith(':')) return result;
-  const whole = result.slice(0, -1).trimEnd();
-  return withoutDanglingWords(whole) !== whole ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
-}
-
-/**
  * A paragraph that opens by sending the reader elsewhere ("See Section 19.9 for more information
  * about setting up SSL. The configuration parameters…", which goes on about one of the page's
  * parts), or a lead-in that would be cut short ("The constants defined in this module are:" →
@@ -252,25 +226,6 @@ function saysNothingOfItsPage(text: string, phrases: Phrases): boolean {
   const breaksOff = text.endsWith(':') && wordCount(text) <= MAX_WORDS && shorten(text, phrases).endsWith('…');
   return breaksOff || phrases.pointsElsewhere.test(text) || (writesOutAddress(text) && /^\p{Ll}/u.test(text));
 }
-
-function withoutDanglingEnd(words: string): string {
-  return withoutDanglingWords(trimEndOf(words, ',;:(–—-', { orSpace: true }));
-}
-
-/** The text without the DANGLING_WORDS it ends in, each after whitespace. */
-function withoutDanglingWords(text: string): string {
-  let end = text.length;
-  for (;;) {
-    let start = end;
-    while (start > 0 && !isSpace(text[start - 1])) start--;
-    let gap = start;
-    while (gap > 0 && isSpace(text[gap - 1])) gap--;
-    if (gap === start || !DANGLING_WORDS.has(text.slice(start, end).toLowerCase())) return text.slice(0, end);
-    end = gap;
-  }
-}
-
-const isSpace = (char: string) => /\s/.test(char);
 
 /**
  * A page's parts: "Covers A, B, C and more." A page of questions (a FAQ) is summed up by the topics
@@ -333,8 +288,4 @@ const LETTER = /\p{L}/u;
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
 }

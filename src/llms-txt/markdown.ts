@@ -69,6 +69,12 @@ function createConverter() {
     filter: (node) => node.nodeName === 'PRE',
     replacement: (_content, node) => fencedCode(node, codeLanguage(node)),
   });
+  addLinkRules(service, state);
+  return state;
+}
+
+/** Links and images with absolute URLs, resolved against the converter's current base URL. */
+function addLinkRules(service: TurndownService, state: { baseUrl: string }): void {
   service.addRule('absoluteLink', {
     filter: (node) => node.nodeName === 'A' && node.hasAttribute('href'),
     replacement: (content, node) => {
@@ -88,7 +94,6 @@ function createConverter() {
       return `![${alt}](${markdownUrl(src)})`;
     },
   });
-  return state;
 }
 
 /**

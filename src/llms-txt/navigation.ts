@@ -29,24 +29,7 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
   // types it uses, repeated on many pages) are no part of it.
   const marked = pages.filter((page) => page.outline.links.some((link) => link.block === 'navigation')).length >= minPages;
   const isEntry = (link: PageLink) => link.block === 'navigation' || (link.block === 'toc' && !marked);
-  const carriedBy = new Map<string, number>();
-  // How often each entry sits under each caption: a caption that is the page's own heading differs between pages.
-  const captions = new Map<string, Map<string, number>>();
-  for (const page of pages) {
-    const seen = new Set<string>();
-    for (const link of page.outline.links) {
-      const key = keyOf(link);
-      // A link to the page itself marks where the reader is (or switches its version): no entry of a block it repeats.
-      if (!isEntry(link) || key === '' || key === page.key || seen.has(key)) continue;
-      seen.add(key);
-      carriedBy.set(key, (carriedBy.get(key) ?? 0) + 1);
-      if (link.group) {
-        const counts = captions.get(key) ?? new Map<string, number>();
-        counts.set(link.group, (counts.get(link.group) ?? 0) + 1);
-        captions.set(key, counts);
-      }
-    }
-  }
+  const { carriedBy, captions } = countEntries(pages, keyOf, isEntry);
   const captionOf = (key: string): string | null => {
     const counts = captions.get(key);
     if (!counts) return null;
@@ -87,8 +70,36 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
     // A link a page repeats (the site's name over each group) is placed by its first showing.
     if (labels === labelsOf.get(key) && !keys.includes(key)) shown.set(page, [...keys, key]);
   }, true);
+  const sequence = mergedSequence(shown.values());
+  return new Map(sequence.map((key, order) => [key, { labels: labelsOf.get(key)!.split(LABEL_SEPARATOR), order }]));
+}
+
+/** How many pages carry each entry, and how often each entry sits under each caption (a caption that is the page's own heading differs between pages). */
+function countEntries(pages: readonly MapNode[], keyOf: (link: PageLink) => string, isEntry: (link: PageLink) => boolean) {
+  const carriedBy = new Map<string, number>();
+  const captions = new Map<string, Map<string, number>>();
+  for (const page of pages) {
+    const seen = new Set<string>();
+    for (const link of page.outline.links) {
+      const key = keyOf(link);
+      // A link to the page itself marks where the reader is (or switches its version): no entry of a block it repeats.
+      if (!isEntry(link) || key === '' || key === page.key || seen.has(key)) continue;
+      seen.add(key);
+      carriedBy.set(key, (carriedBy.get(key) ?? 0) + 1);
+      if (link.group) {
+        const counts = captions.get(key) ?? new Map<string, number>();
+        counts.set(link.group, (counts.get(link.group) ?? 0) + 1);
+        captions.set(key, counts);
+      }
+    }
+  }
+  return { carriedBy, captions };
+}
+
+/** The entries each page shows, in one sequence: each after the entry before it on a page, or before the entry after it. */
+function mergedSequence(shownByPage: Iterable<string[]>): string[] {
   const sequence: string[] = [];
-  for (const keys of shown.values()) {
+  for (const keys of shownByPage) {
     keys.forEach((key, index) => {
       if (sequence.includes(key)) return;
       const before = keys.slice(0, index).reverse().find((other) => sequence.includes(other));
@@ -97,7 +108,7 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
       sequence.splice(at, 0, key);
     });
   }
-  return new Map(sequence.map((key, order) => [key, { labels: labelsOf.get(key)!.split(LABEL_SEPARATOR), order }]));
+  return sequence;
 }
 
 /**

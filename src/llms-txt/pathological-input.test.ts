@@ -8,15 +8,15 @@ import { parseRobotsTxt } from '../crawl/robots.ts';
 import { readCrawledPage } from '../generation/crawled-page-reading.ts';
 import { isBoilerplateDescription, isMeaningfulParagraph } from './boilerplate.ts';
 import { phrasesFor } from './phrases.ts';
-import { shorten } from './description.ts';
 import { extractPage } from './extract.ts';
 import { generateLlmsTxt } from './generate.ts';
 import { keySentences } from './key-sentences.ts';
-import { sectionName } from './map-sections.ts';
 import { tidyMarkdown } from './markdown.ts';
 import { readHtml } from './reading.ts';
 import { renderLlmsFullTxt, renderLlmsTxt } from './render.ts';
+import { sectionName } from './section-parts.ts';
 import { cleanSectionName } from './sections.ts';
+import { shorten } from './shorten.ts';
 import type { DescribedPage } from './types.ts';
 
 /** Characters of each crafted text: the reported page held 40,000 `{{` (80,000 characters). */

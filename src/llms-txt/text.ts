@@ -216,3 +216,7 @@ export function writesOutAddress(text: string): boolean {
 }
 
 const WRITTEN_OUT_ADDRESS = /\bhttps?:\/\/\S/i;
+
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}

@@ -1,5 +1,5 @@
 // Page titles: removing the " | Site name" part that pages repeat, on one page or across a site.
-import { compactKey, normalizeWhitespace } from './text.ts';
+import { compactKey, normalizeWhitespace, wordCount } from './text.ts';
 
 // A separator needs a space on both sides, so "e-mail" or "Node.js/Deno" stay whole.
 const SEPARATOR = /\s+(?:[|\-–—·•»>\/\\:~]|::)\s+/u;
@@ -171,10 +171,6 @@ const TAIL_START = /:\s|\s(?:[|·•—–-]\s|\()/g;
 // Separators of a <title>'s parts; a colon is not one here ("Python: Lists" is one title).
 const DOCUMENT_TITLE_SEPARATOR = /\s+[|\-–—\\\/>»·•]\s+/gu;
 const HIERARCHY_SEPARATOR = /\s[\\\/>»]\s/u;
-
-function wordCount(text: string): number {
-  return text.split(/\s+/).filter(Boolean).length;
-}
 
 /**
  * Readability's rule for a page's <title> (used when the page has no og:title): drop the last

@@ -1,11 +1,12 @@
 // Stage 7, describe: each listed page's title among the site's and its description from its own
 // signals, each with the rule that chose it (PageTrace); its markdown, the site's own where it
 // publishes one.
-import { distinctDescriptions, shorten, type DescriptionSignals } from '../description.ts';
+import { distinctDescriptions, type DescriptionSignals } from '../description.ts';
 import { isEnglish, languageOf } from '../language.ts';
 import { phrasesFor } from '../phrases.ts';
 import { refineTitles } from '../site.ts';
 import { isOptional, type SiteMap } from '../site-map.ts';
+import { shorten } from '../shorten.ts';
 import { compactKey } from '../text.ts';
 import type { DescribedPage, OwnMarkdown, SiteSummary } from '../types.ts';
 import type { ChosenPage } from './choose.ts';

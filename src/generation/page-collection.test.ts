@@ -4,7 +4,7 @@ import { NO_PATH_FILTERS } from '../crawl/index.ts';
 import { readHtml, type PageInput, type PageReading } from '../llms-txt/index.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
 import { createPagePool } from './page-pool.ts';
-import { collectPages, type CollectOptions } from './pipeline.ts';
+import { collectPages, type CollectOptions } from './page-collection.ts';
 
 describe('collectPages', () => {
   let site: DocsSite;
