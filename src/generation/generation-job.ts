@@ -10,7 +10,7 @@ import { generationJobs, mappedUrls, siteFiles, sites } from '../db/schema.ts';
 import { jobMessages } from '../errors.ts';
 import type { GenerationLimits } from '../config.ts';
 import type { Describer, GenerationResult } from '../llms-txt/index.ts';
-import { defineJobKind, whileOwned } from '../jobs/job-kind.ts';
+import { defineJobKind, whileOwned, type JobKindSpec } from '../jobs/job-kind.ts';
 import type { JobKind } from '../jobs/workers.ts';
 import { failGenerationJob, getGenerationJob, refund, type GenerationJob } from './generation.ts';
 import { fileUrls } from '../http/paths.ts';
@@ -91,71 +91,85 @@ export function generationJobKind(deps: GenerationJobDeps): JobKind {
     rows: generationJobs,
     queue: 'generation',
     progressFields: ({ percent, stage }: JobProgress) => ({ progress: Math.min(99, percent), stage }),
-    async run(job, { signal, attempt, progress }) {
+    async run(job, context) {
       await db.transaction((tx) => followLatestJob(tx, job.siteId, clock.now()));
-      const options = readGenerationOptions(job.options);
-      const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls, options.render);
-      const overBudget = AbortSignal.timeout(budgetMs);
-      // Ends the crawl too when the generation stops first (its thread failed).
-      const finished = new AbortController();
-      const jobSignal = AbortSignal.any([signal, overBudget, finished.signal]);
-      let fetched = 0;
-      try {
-        const collected = collectPages(job.url, {
-          maxUrls: options.maxUrls,
-          paths: options,
-          signal: jobSignal,
-          crawl: deps.crawl,
-          onDiscovered: (found) => progress(report('discovering', found, options.maxUrls)),
-          onFetched: (done, total) => {
-            metrics.pagesFetched.inc({ kind: 'generation' }, Math.max(0, done - fetched));
-            fetched = Math.max(fetched, done);
-            progress(report('fetching', done, total));
-          },
-          read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText || options.linkMarkdown }),
-          render: { mode: options.render, pool: deps.renderer },
-          siteMarkdown: options.showFullText || options.linkMarkdown,
-        });
-        const files = await generateInThread(
-          collected,
-          {
-            siteUrl: job.url,
-            method: options.generationMethod,
-            maxPages: options.maxUrls,
-            includeModificationDate: options.includeModificationDate,
-            fullText: options.showFullText,
-            maxFullTextTokens: options.maxTokens,
-            describerKind: deps.describer?.kind ?? null,
-            extractorConcurrency: deps.pages?.concurrency ?? null,
-            hostedMarkdownBase: options.linkMarkdown ? hostedMarkdownBase(deps.publicUrl, job.siteId) : null,
-          },
-          {
-            threads: deps.threads,
-            describer: deps.describer,
-            pages: deps.pages,
-            memoryMb: deps.limits.threadMemoryMb,
-            signal: jobSignal,
-            onProgress: (p) => {
-              if (p.phase === 'describe' && p.total) progress(report('describing', p.done, p.total));
-              if (p.phase === 'render') progress(report('writing', p.done, p.total ?? 1));
-            },
-          },
-        );
-        await progress.flush();
-        if (collected.rendering.looksScriptRendered) throw new Error(jobMessages.scriptRendered(job.url));
-        if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
-        await store(deps, job, attempt, files, { failures: collected.failures, pagesRendered: collected.rendering.rendered });
-      } catch (error) {
-        if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
-        throw error;
-      } finally {
-        finished.abort();
-      }
+      await runGeneration(deps, job, context);
     },
     async fail(jobId, message, attempt) {
       await failGenerationJob(db, clock, jobId, message, attempt);
     },
   });
+}
+
+type RunContext = Parameters<JobKindSpec<typeof generationJobs, JobProgress>['run']>[1];
+
+/** Collects the site's pages, generates its files in a generation thread and stores them, within the job's time budget. */
+async function runGeneration(deps: GenerationJobDeps, job: GenerationJob, { signal, attempt, progress }: RunContext): Promise<void> {
+  const options = readGenerationOptions(job.options);
+  const budgetMs = timeBudgetMs(deps.limits.secondsPerPage, options.maxUrls, options.render);
+  const overBudget = AbortSignal.timeout(budgetMs);
+  // Ends the crawl too when the generation stops first (its thread failed).
+  const finished = new AbortController();
+  const jobSignal = AbortSignal.any([signal, overBudget, finished.signal]);
+  try {
+    const collected = collectJobPages(deps, job, options, jobSignal, progress);
+    const files = await generateInThread(collected, threadOptions(deps, job, options), {
+      threads: deps.threads,
+      describer: deps.describer,
+      pages: deps.pages,
+      memoryMb: deps.limits.threadMemoryMb,
+      signal: jobSignal,
+      onProgress: (p) => {
+        if (p.phase === 'describe' && p.total) progress(report('describing', p.done, p.total));
+        if (p.phase === 'render') progress(report('writing', p.done, p.total ?? 1));
+      },
+    });
+    await progress.flush();
+    if (collected.rendering.looksScriptRendered) throw new Error(jobMessages.scriptRendered(job.url));
+    if (files.result.pages.length === 0) throw new Error(jobMessages.noPages(job.url));
+    await store(deps, job, attempt, files, { failures: collected.failures, pagesRendered: collected.rendering.rendered });
+  } catch (error) {
+    if (overBudget.aborted && !signal.aborted) throw new Error(jobMessages.overTimeBudget(Math.round(budgetMs / 1000), options.maxUrls));
+    throw error;
+  } finally {
+    finished.abort();
+  }
+}
+
+type JobOptions = ReturnType<typeof readGenerationOptions>;
+
+/** The crawl and fetches of the job's pages, counted in its progress and metrics as they arrive. */
+function collectJobPages(deps: GenerationJobDeps, job: GenerationJob, options: JobOptions, signal: AbortSignal, progress: RunContext['progress']) {
+  let fetched = 0;
+  return collectPages(job.url, {
+    maxUrls: options.maxUrls,
+    paths: options,
+    signal,
+    crawl: deps.crawl,
+    onDiscovered: (found) => progress(report('discovering', found, options.maxUrls)),
+    onFetched: (done, total) => {
+      metrics.pagesFetched.inc({ kind: 'generation' }, Math.max(0, done - fetched));
+      fetched = Math.max(fetched, done);
+      progress(report('fetching', done, total));
+    },
+    read: pageReader(deps.pages, { extractsContent: options.generationMethod === 'enhanced' || options.showFullText || options.linkMarkdown }),
+    render: { mode: options.render, pool: deps.renderer },
+    siteMarkdown: options.showFullText || options.linkMarkdown,
+  });
+}
+
+function threadOptions(deps: GenerationJobDeps, job: GenerationJob, options: JobOptions) {
+  return {
+    siteUrl: job.url,
+    method: options.generationMethod,
+    maxPages: options.maxUrls,
+    includeModificationDate: options.includeModificationDate,
+    fullText: options.showFullText,
+    maxFullTextTokens: options.maxTokens,
+    describerKind: deps.describer?.kind ?? null,
+    extractorConcurrency: deps.pages?.concurrency ?? null,
+    hostedMarkdownBase: options.linkMarkdown ? hostedMarkdownBase(deps.publicUrl, job.siteId) : null,
+  };
 }
 
 /** Writes everything a completed job leaves behind, in one transaction, unless the claim lost the job meanwhile. */
