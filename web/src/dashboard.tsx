@@ -31,6 +31,54 @@ function CheckoutReturn({ query, onCredited }: { query: URLSearchParams; onCredi
 
 const PAGE_SIZE = 10;
 
+type Transaction = Answer<'/api/v1/credits/history', 'get'>['transactions'][number];
+
+function TransactionsTable({ transactions }: { transactions: Transaction[] }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">Type</th>
+            <th scope="col">Description</th>
+            <th scope="col" class="num">
+              Credits
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {transactions.map((t) => (
+            <tr key={t.id}>
+              <td>{formatDate(t.createdAt)}</td>
+              <td>{t.type}</td>
+              <td>{t.siteId ? <a href={`/sites/${t.siteId}`}>{t.description}</a> : t.description}</td>
+              <td class="num">{t.amount > 0 ? `+${t.amount}` : t.amount}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The history's pages by offset: "11–20 of 42". */
+function HistoryPager({ offset, total, hasMore, loading, onOffset }: { offset: number; total: number; hasMore: boolean; loading: boolean; onOffset: (offset: number) => void }) {
+  return (
+    <nav class="pager" aria-label="Credit history pages">
+      <button type="button" class="secondary" disabled={offset === 0 || loading} onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}>
+        Previous
+      </button>
+      <span>
+        {total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+      </span>
+      <button type="button" class="secondary" disabled={!hasMore || loading} onClick={() => onOffset(offset + PAGE_SIZE)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
 function History({ version }: { version: number }) {
   const [type, setType] = useState<TransactionType | ''>('');
   const [offset, setOffset] = useState(0);
@@ -54,45 +102,8 @@ function History({ version }: { version: number }) {
       <ErrorMessage error={error} />
       {data ? (
         <>
-          {data.transactions.length === 0 ? (
-            <p>No transactions.</p>
-          ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Description</th>
-                    <th scope="col" class="num">
-                      Credits
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.transactions.map((t) => (
-                    <tr key={t.id}>
-                      <td>{formatDate(t.createdAt)}</td>
-                      <td>{t.type}</td>
-                      <td>{t.siteId ? <a href={`/sites/${t.siteId}`}>{t.description}</a> : t.description}</td>
-                      <td class="num">{t.amount > 0 ? `+${t.amount}` : t.amount}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <nav class="pager" aria-label="Credit history pages">
-            <button type="button" class="secondary" disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-              Previous
-            </button>
-            <span>
-              {data.total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE_SIZE, data.total)} of {data.total}
-            </span>
-            <button type="button" class="secondary" disabled={!data.hasMore || loading} onClick={() => setOffset(offset + PAGE_SIZE)}>
-              Next
-            </button>
-          </nav>
+          {data.transactions.length === 0 ? <p>No transactions.</p> : <TransactionsTable transactions={data.transactions} />}
+          <HistoryPager offset={offset} total={data.total} hasMore={data.hasMore} loading={loading} onOffset={setOffset} />
         </>
       ) : loading ? (
         <p>Loading…</p>

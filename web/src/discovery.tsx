@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { answer, api, ApiError, formatDate, type paths } from './api.ts';
+import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
 import { navigate } from './router.ts';
 import { discoveryOptionSchema, rangeHint, wholeNumber, type DiscoveryOptionSchema } from './service-options.ts';
 import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect } from './ui.tsx';
@@ -8,7 +8,6 @@ import { Table, UrlTable, lastModifiedColumn } from './tables.tsx';
 type JobStatus = NonNullable<NonNullable<paths['/api/v1/discovery']['get']['parameters']['query']>['status']>;
 type DiscoveryType = DiscoveryOptionSchema['discoveryType']['default'];
 
-/** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
 const active = (status: string) => status === 'pending' || status === 'processing';
 const TYPE_LABELS: Record<string, string> = { full: 'Sitemaps and crawling', sitemap: 'Sitemaps only', crawl: 'Crawling only' };
 
@@ -27,6 +26,30 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
       <ErrorMessage error={schema.error} />
       {schema.data ? <DiscoveryForm schema={schema.data} onStarted={onStarted} /> : schema.loading ? <p>Loading…</p> : null}
     </section>
+  );
+}
+
+function DiscoveryTypeField({ type, onChange, error }: { type: DiscoveryType; onChange: (type: DiscoveryType) => void; error: string | undefined }) {
+  return (
+    <div class="field">
+      <label for="disc-type">Discovery type</label>
+      <select
+        id="disc-type"
+        value={type}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? 'disc-type-error' : undefined}
+        onChange={(e) => onChange((e.target as HTMLSelectElement).value as DiscoveryType)}
+      >
+        <option value="full">{TYPE_LABELS.full}</option>
+        <option value="sitemap">{TYPE_LABELS.sitemap}</option>
+        <option value="crawl">{TYPE_LABELS.crawl}</option>
+      </select>
+      {error ? (
+        <p class="field-error" id="disc-type-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -70,25 +93,7 @@ function DiscoveryForm({ schema, onStarted }: { schema: DiscoveryOptionSchema; o
       <Field id="disc-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
       <div class="grid2">
         <Field id="disc-max" label="Maximum URLs" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint={rangeHint(schema.maxUrls)} inputMode="numeric" />
-        <div class="field">
-          <label for="disc-type">Discovery type</label>
-          <select
-            id="disc-type"
-            value={type}
-            aria-invalid={errors.discoveryType ? 'true' : undefined}
-            aria-describedby={errors.discoveryType ? 'disc-type-error' : undefined}
-            onChange={(e) => setType((e.target as HTMLSelectElement).value as DiscoveryType)}
-          >
-            <option value="full">{TYPE_LABELS.full}</option>
-            <option value="sitemap">{TYPE_LABELS.sitemap}</option>
-            <option value="crawl">{TYPE_LABELS.crawl}</option>
-          </select>
-          {errors.discoveryType ? (
-            <p class="field-error" id="disc-type-error">
-              {errors.discoveryType}
-            </p>
-          ) : null}
-        </div>
+        <DiscoveryTypeField type={type} onChange={setType} error={errors.discoveryType} />
       </div>
       <ErrorMessage error={error} />
       <button type="submit" disabled={busy}>
@@ -149,6 +154,26 @@ export function DiscoveryPage() {
   );
 }
 
+type DiscoveryJob = Answer<'/api/v1/discovery/{discoveryId}', 'get'>;
+
+/** The job's status, URLs found, type and times, and why it failed. */
+function DiscoveryJobCard({ job }: { job: DiscoveryJob }) {
+  return (
+    <section class="card" aria-labelledby="disc-job-title">
+      <h2 id="disc-job-title">Job</h2>
+      <p aria-live="polite">
+        Status: <Status value={job.status} /> · <span data-testid="disc-urls-found">{job.urlsFound}</span> URLs found
+      </p>
+      <p class="muted">
+        {TYPE_LABELS[job.type] ?? job.type} · started {formatDate(job.createdAt)}
+        {job.completedAt ? ` · finished ${formatDate(job.completedAt)}` : ''}
+      </p>
+      {active(job.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
+      {job.status === 'failed' ? <p class="error">{job.error ?? 'The discovery failed.'}</p> : null}
+    </section>
+  );
+}
+
 export function DiscoveryJobPage({ id }: { id: string }) {
   const job = useLoad(() => answer(api.GET('/api/v1/discovery/{discoveryId}', { params: { path: { discoveryId: id } } })), [id]);
   const [page, setPage] = useState(1);
@@ -172,18 +197,7 @@ export function DiscoveryJobPage({ id }: { id: string }) {
       </p>
       <ErrorMessage error={job.error} />
       {d ? (
-        <section class="card" aria-labelledby="disc-job-title">
-          <h2 id="disc-job-title">Job</h2>
-          <p aria-live="polite">
-            Status: <Status value={d.status} /> · <span data-testid="disc-urls-found">{d.urlsFound}</span> URLs found
-          </p>
-          <p class="muted">
-            {TYPE_LABELS[d.type] ?? d.type} · started {formatDate(d.createdAt)}
-            {d.completedAt ? ` · finished ${formatDate(d.completedAt)}` : ''}
-          </p>
-          {active(d.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
-          {d.status === 'failed' ? <p class="error">{d.error ?? 'The discovery failed.'}</p> : null}
-        </section>
+        <DiscoveryJobCard job={d} />
       ) : job.loading ? (
         <p>Loading…</p>
       ) : null}

@@ -6,6 +6,33 @@ import { Table } from './tables.tsx';
 type Report = Answer<'/api/v1/lint', 'post'>;
 
 /** "Check an llms.txt": POST /lint on a URL, the score and each finding with its line. */
+/** The score, the file checked and its findings, by line. */
+function LintReport({ report }: { report: Report }) {
+  return (
+    <section class="card" aria-labelledby="lint-result" aria-live="polite">
+      <h2 id="lint-result">
+        Score: <span data-testid="lint-score">{report.score}</span>/100
+      </h2>
+      <p class="muted">
+        {report.fileUrl} · {report.links.checked} of {report.links.listed} links checked
+      </p>
+      {report.findings.length === 0 ? (
+        <p>No findings.</p>
+      ) : (
+        <Table
+          rows={report.findings.map((finding, index) => ({ ...finding, index }))}
+          rowKey={(finding) => String(finding.index)}
+          columns={[
+            { header: 'Line', cell: (finding) => finding.line ?? '' },
+            { header: 'Severity', cell: (finding) => finding.severity },
+            { header: 'Finding', cell: (finding) => finding.message },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
+
 export function LintPage() {
   const [url, setUrl] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
@@ -48,29 +75,7 @@ export function LintPage() {
         </form>
         <ErrorMessage error={error} />
       </section>
-      {report ? (
-        <section class="card" aria-labelledby="lint-result" aria-live="polite">
-          <h2 id="lint-result">
-            Score: <span data-testid="lint-score">{report.score}</span>/100
-          </h2>
-          <p class="muted">
-            {report.fileUrl} · {report.links.checked} of {report.links.listed} links checked
-          </p>
-          {report.findings.length === 0 ? (
-            <p>No findings.</p>
-          ) : (
-            <Table
-              rows={report.findings.map((finding, index) => ({ ...finding, index }))}
-              rowKey={(finding) => String(finding.index)}
-              columns={[
-                { header: 'Line', cell: (finding) => finding.line ?? '' },
-                { header: 'Severity', cell: (finding) => finding.severity },
-                { header: 'Finding', cell: (finding) => finding.message },
-              ]}
-            />
-          )}
-        </section>
-      ) : null}
+      {report ? <LintReport report={report} /> : null}
     </>
   );
 }

@@ -44,6 +44,38 @@ function CronForm({ initial, busy, onSave }: { initial: string; busy: boolean; o
   );
 }
 
+/** The frequency chosen: "Never", a preset, or a cron expression of the user's. */
+function FrequencyChoice({ choice, preset, frequency, busy, choose, save }: { choice: string; preset: string; frequency: string | undefined; busy: boolean; choose: (value: string) => void; save: (frequency: string) => void }) {
+  return (
+    <>
+      <div class="field inline">
+        <label for="schedule-frequency">Refresh</label>
+        <select id="schedule-frequency" value={choice} disabled={busy} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
+          <option value="">Never</option>
+          {PRESETS.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+          <option value={CUSTOM}>Custom (cron)</option>
+        </select>
+      </div>
+      {choice === CUSTOM ? <CronForm initial={preset === CUSTOM ? (frequency ?? '') : ''} busy={busy} onSave={save} /> : null}
+    </>
+  );
+}
+
+/** When the schedule runs next, and what its last check found. */
+function ScheduleState({ schedule, custom }: { schedule: NonNullable<Site['schedule']>; custom: boolean }) {
+  return (
+    <p data-testid="schedule-state">
+      {custom ? `Runs on ${schedule.frequency} (UTC). ` : ''}
+      {schedule.nextRunAt ? `Next check ${formatDate(schedule.nextRunAt)}.` : ''}
+      {schedule.lastCheckedAt ? ` Last checked ${formatDate(schedule.lastCheckedAt)}: ${schedule.lastOutcome}.` : ' Not checked yet.'}
+    </p>
+  );
+}
+
 export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => void }) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -76,32 +108,12 @@ export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => v
       <h2 id="schedule-title">Scheduled refresh</h2>
       <p class="muted">The site is checked on schedule and regenerated, at the usual cost, only when its pages changed.</p>
       {site.lastGenerationOptions ? (
-        <>
-          <div class="field inline">
-            <label for="schedule-frequency">Refresh</label>
-            <select id="schedule-frequency" value={choice} disabled={busy} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
-              <option value="">Never</option>
-              {PRESETS.map(([value, text]) => (
-                <option key={value} value={value}>
-                  {text}
-                </option>
-              ))}
-              <option value={CUSTOM}>Custom (cron)</option>
-            </select>
-          </div>
-          {choice === CUSTOM ? <CronForm initial={preset === CUSTOM ? schedule!.frequency : ''} busy={busy} onSave={save} /> : null}
-        </>
+        <FrequencyChoice choice={choice} preset={preset} frequency={schedule?.frequency} busy={busy} choose={choose} save={save} />
       ) : (
         <Notice>A site can be scheduled once it has a completed generation.</Notice>
       )}
       {schedule?.status === 'paused' ? <Notice kind="warning">Paused: {schedule.pausedReason} Choose a frequency again to resume.</Notice> : null}
-      {schedule ? (
-        <p data-testid="schedule-state">
-          {preset === CUSTOM ? `Runs on ${schedule.frequency} (UTC). ` : ''}
-          {schedule.nextRunAt ? `Next check ${formatDate(schedule.nextRunAt)}.` : ''}
-          {schedule.lastCheckedAt ? ` Last checked ${formatDate(schedule.lastCheckedAt)}: ${schedule.lastOutcome}.` : ' Not checked yet.'}
-        </p>
-      ) : null}
+      {schedule ? <ScheduleState schedule={schedule} custom={preset === CUSTOM} /> : null}
       {site.lastChange ? (
         <p>
           Last generation: {changeSummary(site.lastChange)}.{' '}

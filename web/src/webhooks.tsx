@@ -77,15 +77,13 @@ function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
+/** An endpoint's actions; each one's answer, if it has a message, is the card's notice, and a test event opens the delivery log. */
+function useEndpointActions(endpoint: Endpoint, onChange: () => void) {
   const action = useAction();
-  const { busy, error } = action;
   const [notice, setNotice] = useState<string | null>(null);
   const [showLog, setShowLog] = useState(false);
   const [logVersion, setLogVersion] = useState(0);
   const path = { params: { path: { id: endpoint.id } } };
-
-  /** Runs an action whose answer's message, if any, is shown as the card's notice. */
   const act = (work: () => Promise<string | null>) =>
     action.act(async () => {
       setNotice(null);
@@ -112,7 +110,39 @@ function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: ()
       return null;
     });
   };
+  const toggleLog = () => setShowLog(!showLog);
+  return { busy: action.busy, error: action.error, notice, showLog, logVersion, sendTest, enable, remove, toggleLog };
+}
 
+type EndpointActions = ReturnType<typeof useEndpointActions>;
+
+/** Enable (a disabled endpoint) or send a test event, show the delivery log, delete. */
+function EndpointButtons({ disabled, actions }: { disabled: boolean; actions: EndpointActions }) {
+  const { busy, showLog } = actions;
+  return (
+    <p class="row">
+      {disabled ? (
+        <button type="button" onClick={actions.enable} disabled={busy}>
+          Enable
+        </button>
+      ) : (
+        <button type="button" class="secondary" onClick={actions.sendTest} disabled={busy}>
+          Send test event
+        </button>
+      )}
+      <button type="button" class="secondary" onClick={actions.toggleLog} aria-expanded={showLog}>
+        {showLog ? 'Hide delivery log' : 'Show delivery log'}
+      </button>
+      <button type="button" class="danger" onClick={actions.remove} disabled={busy}>
+        Delete
+      </button>
+    </p>
+  );
+}
+
+function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
+  const actions = useEndpointActions(endpoint, onChange);
+  const disabled = endpoint.status === 'disabled';
   return (
     <article class="card endpoint" aria-label={`Endpoint ${endpoint.url}`}>
       <h3 class="break">{endpoint.url}</h3>
@@ -120,31 +150,15 @@ function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: ()
         <Status value={endpoint.status} /> {endpoint.events.map((e) => <code key={e}>{e} </code>)}
         <span class="muted"> · added {formatDate(endpoint.createdAt)}</span>
       </p>
-      {endpoint.status === 'disabled' ? (
+      {disabled ? (
         <Notice kind="warning">
           Disabled {formatDate(endpoint.disabledAt)}: every attempt failed for a day. New events are not sent to it until you enable it.
         </Notice>
       ) : null}
-      <p class="row">
-        {endpoint.status === 'disabled' ? (
-          <button type="button" onClick={enable} disabled={busy}>
-            Enable
-          </button>
-        ) : (
-          <button type="button" class="secondary" onClick={sendTest} disabled={busy}>
-            Send test event
-          </button>
-        )}
-        <button type="button" class="secondary" onClick={() => setShowLog(!showLog)} aria-expanded={showLog}>
-          {showLog ? 'Hide delivery log' : 'Show delivery log'}
-        </button>
-        <button type="button" class="danger" onClick={remove} disabled={busy}>
-          Delete
-        </button>
-      </p>
-      {notice ? <p role="status">{notice}</p> : null}
-      <ErrorMessage error={error} />
-      {showLog ? <DeliveryLog endpointId={endpoint.id} version={logVersion} /> : null}
+      <EndpointButtons disabled={disabled} actions={actions} />
+      {actions.notice ? <p role="status">{actions.notice}</p> : null}
+      <ErrorMessage error={actions.error} />
+      {actions.showLog ? <DeliveryLog endpointId={endpoint.id} version={actions.logVersion} /> : null}
     </article>
   );
 }
