@@ -7,7 +7,7 @@ import { languageOf } from './language.ts';
 import { isEntry, type PageFacts } from './page-facts.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import { pageKey } from './site-map.ts';
-import { compactKey, withoutNumbering } from './text.ts';
+import { compactKeyPrefix, withoutNumbering } from './text.ts';
 import { SOURCE_LISTING_SHARE } from './tuning.ts';
 
 /** A contents page lists at least this many pages, and twice as many as the site's median page. */
@@ -75,20 +75,24 @@ const EXCERPT_SHARE = 0.5;
  */
 export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
   const opening = (text: string | null | undefined) => {
-    const key = compactKey(text ?? '');
-    return key.length >= OPENING_CHARS ? key.slice(0, OPENING_CHARS) : null;
+    const key = compactKeyPrefix(text ?? '', OPENING_CHARS);
+    return key.length >= OPENING_CHARS ? key : null;
   };
   // A link to `/posts/a` leads to the page served at `/posts/a/`.
   const pageOf = (url: string) => pageKey(url).replace(/\/$/, '');
   const pagesOpening = new Map<string, string[]>();
   for (const outline of outlines) {
     for (const key of new Set([outline.firstParagraph, outline.paragraphs[0], outline.metaDescription].map(opening))) {
-      if (key) pagesOpening.set(key, [...(pagesOpening.get(key) ?? []), pageOf(outline.url)]);
+      if (!key) continue;
+      const pages = pagesOpening.get(key);
+      if (pages) pages.push(pageOf(outline.url));
+      else pagesOpening.set(key, [pageOf(outline.url)]);
     }
   }
   const listings: string[] = [];
   for (const outline of outlines) {
     if (outline.paragraphs.length === 0) continue;
+    const self = pageOf(outline.url);
     let linked: Set<string> | null = null;
     const quoted = new Set<string>();
     let excerpts = 0;
@@ -96,7 +100,7 @@ export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
       const openingAlike = pagesOpening.get(opening(paragraph) ?? '');
       if (!openingAlike) continue;
       linked ??= new Set(outline.links.map((link) => pageOf(link.url)));
-      const target = openingAlike.find((page) => page !== pageOf(outline.url) && linked!.has(page));
+      const target = openingAlike.find((page) => page !== self && linked!.has(page));
       if (!target) continue;
       excerpts++;
       quoted.add(target);

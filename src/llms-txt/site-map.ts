@@ -56,9 +56,22 @@ export function pageKey(url: string): string {
  * it to (Docusaurus links `/guide/x` for the page served at `/guide/x/`).
  */
 export function linkedNode(byKey: ReadonlyMap<string, MapNode>, url: string): MapNode | undefined {
+  let known = linked.get(byKey);
+  // A page added since (buildSiteMap adds a page's aliases) may be the one a URL leads to.
+  if (known?.size !== byKey.size) linked.set(byKey, (known = { size: byKey.size, nodes: new Map() }));
+  if (known.nodes.has(url)) return known.nodes.get(url);
   const key = pageKey(url);
-  return byKey.get(key) ?? (key.endsWith('/') || key.includes('?') ? undefined : byKey.get(`${key}/`));
+  const node = byKey.get(key) ?? (key.endsWith('/') || key.includes('?') ? undefined : byKey.get(`${key}/`));
+  known.nodes.set(url, node);
+  return node;
 }
+
+/**
+ * The page each URL leads to, by site map: the stages ask it of every link of every page several
+ * times over (in-links, paths, the navigation's entries and captions), sidebars repeat the same
+ * few hundred URLs on every page, and a page's key is two regular expressions away.
+ */
+const linked = new WeakMap<ReadonlyMap<string, MapNode>, { size: number; nodes: Map<string, MapNode | undefined> }>();
 
 export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): SiteMap {
   const byKey = new Map<string, MapNode>();

@@ -3,6 +3,7 @@ import { answer, api, formatDate, type Answer, type paths } from './api.ts';
 import { GeneratePanel } from './generate-form.tsx';
 import { navigate } from './router.ts';
 import { ErrorMessage, Notice, PageHeading, useLoad, FilterSelect } from './ui.tsx';
+import { Table } from './tables.tsx';
 
 type Balance = Answer<'/api/v1/credits/balance', 'get'>;
 type TransactionType = NonNullable<NonNullable<paths['/api/v1/credits/history']['get']['parameters']['query']>['type']>;
@@ -31,38 +32,7 @@ function CheckoutReturn({ query, onCredited }: { query: URLSearchParams; onCredi
 
 const PAGE_SIZE = 10;
 
-type Transaction = Answer<'/api/v1/credits/history', 'get'>['transactions'][number];
-
-function TransactionsTable({ transactions }: { transactions: Transaction[] }) {
-  return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Date</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
-            <th scope="col" class="num">
-              Credits
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {transactions.map((t) => (
-            <tr key={t.id}>
-              <td>{formatDate(t.createdAt)}</td>
-              <td>{t.type}</td>
-              <td>{t.siteId ? <a href={`/sites/${t.siteId}`}>{t.description}</a> : t.description}</td>
-              <td class="num">{t.amount > 0 ? `+${t.amount}` : t.amount}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-/** The history's pages by offset: "11–20 of 42". */
+/** The history's pager, by offset: "11–20 of 42" between Previous and Next. */
 function HistoryPager({ offset, total, hasMore, loading, onOffset }: { offset: number; total: number; hasMore: boolean; loading: boolean; onOffset: (offset: number) => void }) {
   return (
     <nav class="pager" aria-label="Credit history pages">
@@ -102,7 +72,20 @@ function History({ version }: { version: number }) {
       <ErrorMessage error={error} />
       {data ? (
         <>
-          {data.transactions.length === 0 ? <p>No transactions.</p> : <TransactionsTable transactions={data.transactions} />}
+          {data.transactions.length === 0 ? (
+            <p>No transactions.</p>
+          ) : (
+            <Table
+              rows={data.transactions}
+              rowKey={(t) => t.id}
+              columns={[
+                { header: 'Date', cell: (t) => formatDate(t.createdAt) },
+                { header: 'Type', cell: (t) => t.type },
+                { header: 'Description', cell: (t) => (t.siteId ? <a href={`/sites/${t.siteId}`}>{t.description}</a> : t.description) },
+                { header: 'Credits', class: 'num', cell: (t) => (t.amount > 0 ? `+${t.amount}` : t.amount) },
+              ]}
+            />
+          )}
           <HistoryPager offset={offset} total={data.total} hasMore={data.hasMore} loading={loading} onOffset={setOffset} />
         </>
       ) : loading ? (

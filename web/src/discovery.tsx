@@ -8,6 +8,7 @@ import { Table, UrlTable, lastModifiedColumn } from './tables.tsx';
 type JobStatus = NonNullable<NonNullable<paths['/api/v1/discovery']['get']['parameters']['query']>['status']>;
 type DiscoveryType = DiscoveryOptionSchema['discoveryType']['default'];
 
+/** Sitemaps mostly give a day (stored as midnight UTC): show it as that day, not shifted into local time. */
 const active = (status: string) => status === 'pending' || status === 'processing';
 const TYPE_LABELS: Record<string, string> = { full: 'Sitemaps and crawling', sitemap: 'Sitemaps only', crawl: 'Crawling only' };
 
@@ -29,13 +30,14 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
   );
 }
 
-function DiscoveryTypeField({ type, onChange, error }: { type: DiscoveryType; onChange: (type: DiscoveryType) => void; error: string | undefined }) {
+/** How the discovery finds pages: sitemaps, crawling or both. */
+function TypeField({ value, onChange, error }: { value: DiscoveryType; onChange: (type: DiscoveryType) => void; error: string | undefined }) {
   return (
     <div class="field">
       <label for="disc-type">Discovery type</label>
       <select
         id="disc-type"
-        value={type}
+        value={value}
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={error ? 'disc-type-error' : undefined}
         onChange={(e) => onChange((e.target as HTMLSelectElement).value as DiscoveryType)}
@@ -93,7 +95,7 @@ function DiscoveryForm({ schema, onStarted }: { schema: DiscoveryOptionSchema; o
       <Field id="disc-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
       <div class="grid2">
         <Field id="disc-max" label="Maximum URLs" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint={rangeHint(schema.maxUrls)} inputMode="numeric" />
-        <DiscoveryTypeField type={type} onChange={setType} error={errors.discoveryType} />
+        <TypeField value={type} onChange={setType} error={errors.discoveryType} />
       </div>
       <ErrorMessage error={error} />
       <button type="submit" disabled={busy}>
@@ -154,35 +156,62 @@ export function DiscoveryPage() {
   );
 }
 
-type DiscoveryJob = Answer<'/api/v1/discovery/{discoveryId}', 'get'>;
+type Discovery = Answer<'/api/v1/discovery/{discoveryId}', 'get'>;
 
-/** The job's status, URLs found, type and times, and why it failed. */
-function DiscoveryJobCard({ job }: { job: DiscoveryJob }) {
+/** The job's card: status and count (updating while it runs), type and times, its failure. */
+function JobCard({ job: d }: { job: Discovery }) {
   return (
     <section class="card" aria-labelledby="disc-job-title">
       <h2 id="disc-job-title">Job</h2>
       <p aria-live="polite">
-        Status: <Status value={job.status} /> · <span data-testid="disc-urls-found">{job.urlsFound}</span> URLs found
+        Status: <Status value={d.status} /> · <span data-testid="disc-urls-found">{d.urlsFound}</span> URLs found
       </p>
       <p class="muted">
-        {TYPE_LABELS[job.type] ?? job.type} · started {formatDate(job.createdAt)}
-        {job.completedAt ? ` · finished ${formatDate(job.completedAt)}` : ''}
+        {TYPE_LABELS[d.type] ?? d.type} · started {formatDate(d.createdAt)}
+        {d.completedAt ? ` · finished ${formatDate(d.completedAt)}` : ''}
       </p>
-      {active(job.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
-      {job.status === 'failed' ? <p class="error">{job.error ?? 'The discovery failed.'}</p> : null}
+      {active(d.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
+      {d.status === 'failed' ? <p class="error">{d.error ?? 'The discovery failed.'}</p> : null}
+    </section>
+  );
+}
+
+/** The URLs the job found, a page at a time; loaded again as the job reports more. */
+function DiscoveredUrls({ id, status, urlsFound }: { id: string; status: string | undefined; urlsFound: number | undefined }) {
+  const [page, setPage] = useState(1);
+  const urls = useLoad(
+    () => answer(api.GET('/api/v1/discovery/{discoveryId}/urls', { params: { path: { discoveryId: id }, query: { page, limit: 25 } } })),
+    [id, page, status, urlsFound],
+  );
+  return (
+    <section class="card" aria-labelledby="disc-urls-title">
+      <h2 id="disc-urls-title">Discovered URLs</h2>
+      <UrlTable
+        load={urls}
+        rowKey={(u) => u.url}
+        label="Discovered URL pages"
+        onPage={setPage}
+        columns={[
+          {
+            header: 'URL',
+            class: 'break',
+            cell: (u) => (
+              <a href={u.url} target="_blank" rel="noopener">
+                {u.url}
+              </a>
+            ),
+          },
+          { header: 'Source', cell: (u) => u.source },
+          lastModifiedColumn(),
+        ]}
+      />
     </section>
   );
 }
 
 export function DiscoveryJobPage({ id }: { id: string }) {
   const job = useLoad(() => answer(api.GET('/api/v1/discovery/{discoveryId}', { params: { path: { discoveryId: id } } })), [id]);
-  const [page, setPage] = useState(1);
   const status = job.data?.status;
-  const urlsFound = job.data?.urlsFound;
-  const urls = useLoad(
-    () => answer(api.GET('/api/v1/discovery/{discoveryId}/urls', { params: { path: { discoveryId: id }, query: { page, limit: 25 } } })),
-    [id, page, status, urlsFound],
-  );
   usePolling(!!status && active(status) && !job.loading, job.reload, job.data);
 
   if (job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 403)) {
@@ -196,33 +225,8 @@ export function DiscoveryJobPage({ id }: { id: string }) {
         <a href="/discovery">← All discoveries</a>
       </p>
       <ErrorMessage error={job.error} />
-      {d ? (
-        <DiscoveryJobCard job={d} />
-      ) : job.loading ? (
-        <p>Loading…</p>
-      ) : null}
-      <section class="card" aria-labelledby="disc-urls-title">
-        <h2 id="disc-urls-title">Discovered URLs</h2>
-        <UrlTable
-          load={urls}
-          rowKey={(u) => u.url}
-          label="Discovered URL pages"
-          onPage={setPage}
-          columns={[
-            {
-              header: 'URL',
-              class: 'break',
-              cell: (u) => (
-                <a href={u.url} target="_blank" rel="noopener">
-                  {u.url}
-                </a>
-              ),
-            },
-            { header: 'Source', cell: (u) => u.source },
-            lastModifiedColumn(),
-          ]}
-        />
-      </section>
+      {d ? <JobCard job={d} /> : job.loading ? <p>Loading…</p> : null}
+      <DiscoveredUrls id={id} status={status} urlsFound={d?.urlsFound} />
     </>
   );
 }

@@ -36,7 +36,7 @@ function statusLine(job: Shown): string {
   return (PHASES[job.phase] ?? ((d, t) => `${job.phase} ${d} of ${t}`))(done, total);
 }
 
-/** The job as last read, polled until it ends, and its cancellation. */
+/** The started job followed by polling until it finishes, and its cancellation; `onFinished` once it has. */
 function useJob(started: StartedJob, onFinished: () => void) {
   const [job, setJob] = useState<Shown>(() => fromStart(started));
   const [error, setError] = useState<unknown>(null);
@@ -80,7 +80,7 @@ function useJob(started: StartedJob, onFinished: () => void) {
 }
 
 /** A completed job's files and its site. */
-function JobFiles({ job, fileUrl }: { job: Shown; fileUrl: string }) {
+function JobFiles({ fileUrl, job }: { fileUrl: string; job: Shown }) {
   return (
     <p class="row">
       <a href={fileUrl} target="_blank" rel="noopener">
@@ -116,7 +116,7 @@ export function JobPanel({ started, onFinished }: { started: StartedJob; onFinis
         </button>
       ) : null}
       <ErrorMessage error={error} />
-      {job.status === 'completed' && job.fileUrl ? <JobFiles job={job} fileUrl={job.fileUrl} /> : null}
+      {job.status === 'completed' && job.fileUrl ? <JobFiles fileUrl={job.fileUrl} job={job} /> : null}
     </div>
   );
 }

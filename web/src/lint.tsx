@@ -1,12 +1,14 @@
 import { useState } from 'preact/hooks';
 import { answer, api, ApiError, type Answer } from './api.ts';
-import { ErrorMessage, Field, PageHeading } from './ui.tsx';
+import { ErrorMessage, Field, PageHeading, sendForm } from './ui.tsx';
 import { Table } from './tables.tsx';
 
 type Report = Answer<'/api/v1/lint', 'post'>;
 
-/** "Check an llms.txt": POST /lint on a URL, the score and each finding with its line. */
-/** The score, the file checked and its findings, by line. */
+/** A 400 answer is about the address, the form's only field: its message is shown there. */
+const addressMessage = (err: unknown) => (err instanceof ApiError && err.status === 400 ? err.message.replace(/^Validation error: /, '') : null);
+
+/** A report: its score, what was checked, and each finding with its line and severity. */
 function LintReport({ report }: { report: Report }) {
   return (
     <section class="card" aria-labelledby="lint-result" aria-live="polite">
@@ -33,6 +35,7 @@ function LintReport({ report }: { report: Report }) {
   );
 }
 
+/** "Check an llms.txt": POST /lint on a URL, the score and each finding with its line. */
 export function LintPage() {
   const [url, setUrl] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
@@ -48,17 +51,12 @@ export function LintPage() {
       setFieldError("Enter the address of an llms.txt, or of any page of the site.");
       return document.getElementById('lint-url')?.focus();
     }
-    setBusy(true);
-    try {
-      setReport(await answer(api.POST('/api/v1/lint', { body: { url: url.trim() } })));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400) {
-        setFieldError(err.message.replace(/^Validation error: /, ''));
-        document.getElementById('lint-url')?.focus();
-      } else setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const request = async () => setReport(await answer(api.POST('/api/v1/lint', { body: { url: url.trim() } })));
+    const showFieldError = (message: string) => {
+      setFieldError(message);
+      document.getElementById('lint-url')?.focus();
+    };
+    await sendForm(request, { field: addressMessage, setFieldError: showFieldError, setError, setBusy });
   };
 
   return (

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api, formatDate, type Answer } from './api.ts';
-import { ErrorMessage, Notice } from './ui.tsx';
+import { ErrorMessage, Notice, useAction } from './ui.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
 
@@ -44,13 +44,13 @@ function CronForm({ initial, busy, onSave }: { initial: string; busy: boolean; o
   );
 }
 
-/** The frequency chosen: "Never", a preset, or a cron expression of the user's. */
-function FrequencyChoice({ choice, preset, frequency, busy, choose, save }: { choice: string; preset: string; frequency: string | undefined; busy: boolean; choose: (value: string) => void; save: (frequency: string) => void }) {
+/** The frequency select, with the cron form (starting from the schedule's own expression, `cron`) when "Custom" is chosen. */
+function FrequencyChoice({ choice, cron, busy, onChoose, onSave }: { choice: string; cron: string; busy: boolean; onChoose: (value: string) => void; onSave: (cron: string) => void }) {
   return (
     <>
       <div class="field inline">
         <label for="schedule-frequency">Refresh</label>
-        <select id="schedule-frequency" value={choice} disabled={busy} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
+        <select id="schedule-frequency" value={choice} disabled={busy} onChange={(e) => onChoose((e.target as HTMLSelectElement).value)}>
           <option value="">Never</option>
           {PRESETS.map(([value, text]) => (
             <option key={value} value={value}>
@@ -60,44 +60,50 @@ function FrequencyChoice({ choice, preset, frequency, busy, choose, save }: { ch
           <option value={CUSTOM}>Custom (cron)</option>
         </select>
       </div>
-      {choice === CUSTOM ? <CronForm initial={preset === CUSTOM ? (frequency ?? '') : ''} busy={busy} onSave={save} /> : null}
+      {choice === CUSTOM ? <CronForm initial={cron} busy={busy} onSave={onSave} /> : null}
     </>
   );
 }
 
-/** When the schedule runs next, and what its last check found. */
-function ScheduleState({ schedule, custom }: { schedule: NonNullable<Site['schedule']>; custom: boolean }) {
+/** What the schedule is doing (paused, next and last check) and what the last generation changed. */
+function ScheduleState({ site, custom }: { site: Site; custom: boolean }) {
+  const schedule = site.schedule;
   return (
-    <p data-testid="schedule-state">
-      {custom ? `Runs on ${schedule.frequency} (UTC). ` : ''}
-      {schedule.nextRunAt ? `Next check ${formatDate(schedule.nextRunAt)}.` : ''}
-      {schedule.lastCheckedAt ? ` Last checked ${formatDate(schedule.lastCheckedAt)}: ${schedule.lastOutcome}.` : ' Not checked yet.'}
-    </p>
+    <>
+      {schedule?.status === 'paused' ? <Notice kind="warning">Paused: {schedule.pausedReason} Choose a frequency again to resume.</Notice> : null}
+      {schedule ? (
+        <p data-testid="schedule-state">
+          {custom ? `Runs on ${schedule.frequency} (UTC). ` : ''}
+          {schedule.nextRunAt ? `Next check ${formatDate(schedule.nextRunAt)}.` : ''}
+          {schedule.lastCheckedAt ? ` Last checked ${formatDate(schedule.lastCheckedAt)}: ${schedule.lastOutcome}.` : ' Not checked yet.'}
+        </p>
+      ) : null}
+      {site.lastChange ? (
+        <p>
+          Last generation: {changeSummary(site.lastChange)}.{' '}
+          <a href={`${site.fileUrl}?previous=true`} target="_blank" rel="noopener">
+            Previous llms.txt
+          </a>
+        </p>
+      ) : null}
+    </>
   );
 }
 
 export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction();
   const schedule = site.schedule;
   const preset = schedule ? (PRESETS.some(([value]) => value === schedule.frequency) ? schedule.frequency : CUSTOM) : '';
   const [choice, setChoice] = useState(preset);
   useEffect(() => setChoice(preset), [preset]);
   const params = { params: { path: { siteId: site.id } } };
 
-  const save = async (frequency: string) => {
-    setBusy(true);
-    setError(null);
-    try {
+  const save = (frequency: string) =>
+    act(async () => {
       if (frequency) await answer(api.PUT('/api/v1/sites/{siteId}/schedule', { ...params, body: { frequency } }));
       else await answer(api.DELETE('/api/v1/sites/{siteId}/schedule', params));
       onChange();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   const choose = (value: string) => {
     setChoice(value);
     if (value !== CUSTOM) void save(value);
@@ -108,20 +114,11 @@ export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => v
       <h2 id="schedule-title">Scheduled refresh</h2>
       <p class="muted">The site is checked on schedule and regenerated, at the usual cost, only when its pages changed.</p>
       {site.lastGenerationOptions ? (
-        <FrequencyChoice choice={choice} preset={preset} frequency={schedule?.frequency} busy={busy} choose={choose} save={save} />
+        <FrequencyChoice choice={choice} cron={preset === CUSTOM ? schedule!.frequency : ''} busy={busy} onChoose={choose} onSave={save} />
       ) : (
         <Notice>A site can be scheduled once it has a completed generation.</Notice>
       )}
-      {schedule?.status === 'paused' ? <Notice kind="warning">Paused: {schedule.pausedReason} Choose a frequency again to resume.</Notice> : null}
-      {schedule ? <ScheduleState schedule={schedule} custom={preset === CUSTOM} /> : null}
-      {site.lastChange ? (
-        <p>
-          Last generation: {changeSummary(site.lastChange)}.{' '}
-          <a href={`${site.fileUrl}?previous=true`} target="_blank" rel="noopener">
-            Previous llms.txt
-          </a>
-        </p>
-      ) : null}
+      <ScheduleState site={site} custom={preset === CUSTOM} />
       <ErrorMessage error={error} />
     </section>
   );

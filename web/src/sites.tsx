@@ -4,7 +4,7 @@ import { LlmsPreview } from './llms-outline.tsx';
 import { McpCard } from './mcp-card.tsx';
 import { ScheduleCard } from './schedule-card.tsx';
 import { SiteActions } from './site-actions.tsx';
-import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useAction, useLoad, NotFound, FilterSelect } from './ui.tsx';
 import { Table, UrlTable, lastModifiedColumn } from './tables.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
@@ -72,8 +72,7 @@ async function fileText(url: string): Promise<string> {
 }
 
 function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction();
   if (plan === 'free') {
     return (
       <p class="muted">
@@ -81,10 +80,8 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
       </p>
     );
   }
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const run = () =>
+    act(async () => {
       const blob = await answer(
         api.GET('/api/v1/sites/{siteId}/markdown/export', { params: { path: { siteId }, query: { format: 'combined' } }, parseAs: 'blob' }),
       );
@@ -93,12 +90,7 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
       link.download = `site-${siteId}.md`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       <button type="button" class="secondary" onClick={run} disabled={busy}>

@@ -77,13 +77,34 @@ function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-/** An endpoint's actions; each one's answer, if it has a message, is the card's notice, and a test event opens the delivery log. */
-function useEndpointActions(endpoint: Endpoint, onChange: () => void) {
+/** An endpoint's address, status, events and age, and why it is disabled when it is. */
+function EndpointSummary({ endpoint }: { endpoint: Endpoint }) {
+  return (
+    <>
+      <h3 class="break">{endpoint.url}</h3>
+      <p>
+        <Status value={endpoint.status} /> {endpoint.events.map((e) => <code key={e}>{e} </code>)}
+        <span class="muted"> · added {formatDate(endpoint.createdAt)}</span>
+      </p>
+      {endpoint.status === 'disabled' ? (
+        <Notice kind="warning">
+          Disabled {formatDate(endpoint.disabledAt)}: every attempt failed for a day. New events are not sent to it until you enable it.
+        </Notice>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * What an endpoint card's buttons do: send a test event (then open the log, `onTested`), enable,
+ * delete; busy while one runs, its error, and its answer's message as the card's notice.
+ */
+function useEndpointActions(endpoint: Endpoint, onChange: () => void, onTested: () => void) {
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
-  const [showLog, setShowLog] = useState(false);
-  const [logVersion, setLogVersion] = useState(0);
   const path = { params: { path: { id: endpoint.id } } };
+
+  /** Runs an action whose answer's message, if any, is shown as the card's notice. */
   const act = (work: () => Promise<string | null>) =>
     action.act(async () => {
       setNotice(null);
@@ -92,8 +113,7 @@ function useEndpointActions(endpoint: Endpoint, onChange: () => void) {
   const sendTest = () =>
     act(async () => {
       const result = await answer(api.POST('/api/v1/webhooks/endpoints/{id}/test', path));
-      setShowLog(true);
-      setLogVersion((v) => v + 1);
+      onTested();
       return result.message;
     });
   const enable = () =>
@@ -110,55 +130,40 @@ function useEndpointActions(endpoint: Endpoint, onChange: () => void) {
       return null;
     });
   };
-  const toggleLog = () => setShowLog(!showLog);
-  return { busy: action.busy, error: action.error, notice, showLog, logVersion, sendTest, enable, remove, toggleLog };
-}
-
-type EndpointActions = ReturnType<typeof useEndpointActions>;
-
-/** Enable (a disabled endpoint) or send a test event, show the delivery log, delete. */
-function EndpointButtons({ disabled, actions }: { disabled: boolean; actions: EndpointActions }) {
-  const { busy, showLog } = actions;
-  return (
-    <p class="row">
-      {disabled ? (
-        <button type="button" onClick={actions.enable} disabled={busy}>
-          Enable
-        </button>
-      ) : (
-        <button type="button" class="secondary" onClick={actions.sendTest} disabled={busy}>
-          Send test event
-        </button>
-      )}
-      <button type="button" class="secondary" onClick={actions.toggleLog} aria-expanded={showLog}>
-        {showLog ? 'Hide delivery log' : 'Show delivery log'}
-      </button>
-      <button type="button" class="danger" onClick={actions.remove} disabled={busy}>
-        Delete
-      </button>
-    </p>
-  );
+  return { busy: action.busy, error: action.error, notice, sendTest, enable, remove };
 }
 
 function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
-  const actions = useEndpointActions(endpoint, onChange);
-  const disabled = endpoint.status === 'disabled';
+  const [showLog, setShowLog] = useState(false);
+  const [logVersion, setLogVersion] = useState(0);
+  const { busy, error, notice, sendTest, enable, remove } = useEndpointActions(endpoint, onChange, () => {
+    setShowLog(true);
+    setLogVersion((v) => v + 1);
+  });
+
   return (
     <article class="card endpoint" aria-label={`Endpoint ${endpoint.url}`}>
-      <h3 class="break">{endpoint.url}</h3>
-      <p>
-        <Status value={endpoint.status} /> {endpoint.events.map((e) => <code key={e}>{e} </code>)}
-        <span class="muted"> · added {formatDate(endpoint.createdAt)}</span>
+      <EndpointSummary endpoint={endpoint} />
+      <p class="row">
+        {endpoint.status === 'disabled' ? (
+          <button type="button" onClick={enable} disabled={busy}>
+            Enable
+          </button>
+        ) : (
+          <button type="button" class="secondary" onClick={sendTest} disabled={busy}>
+            Send test event
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={() => setShowLog(!showLog)} aria-expanded={showLog}>
+          {showLog ? 'Hide delivery log' : 'Show delivery log'}
+        </button>
+        <button type="button" class="danger" onClick={remove} disabled={busy}>
+          Delete
+        </button>
       </p>
-      {disabled ? (
-        <Notice kind="warning">
-          Disabled {formatDate(endpoint.disabledAt)}: every attempt failed for a day. New events are not sent to it until you enable it.
-        </Notice>
-      ) : null}
-      <EndpointButtons disabled={disabled} actions={actions} />
-      {actions.notice ? <p role="status">{actions.notice}</p> : null}
-      <ErrorMessage error={actions.error} />
-      {actions.showLog ? <DeliveryLog endpointId={endpoint.id} version={actions.logVersion} /> : null}
+      {notice ? <p role="status">{notice}</p> : null}
+      <ErrorMessage error={error} />
+      {showLog ? <DeliveryLog endpointId={endpoint.id} version={logVersion} /> : null}
     </article>
   );
 }
