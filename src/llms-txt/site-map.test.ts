@@ -22,6 +22,18 @@ describe('page choice', () => {
     assert.deepEqual(map.nodes.filter((node) => node.member), []);
   });
 
+  test("a family of pages that open alike, only names changing, is stood for by its first few; the parent's other pages come first", () => {
+    const alike = ['Bolt', 'Cleat', 'Hook', 'Nail', 'Peg', 'Pin'];
+    const names = [...alike, 'Rack', 'Wall'];
+    const pages = [page('/', contents(names)), ...alike.map((name) => page(`/${name}.html`, `<p>A fastener like ${name} that holds a Shelf to the wall.</p>`))];
+    pages.push(page('/Rack.html', '<p>Racks stand on the floor and carry shelves.</p>'), page('/Wall.html', '<p>Walls carry the anchors every rack needs.</p>'));
+    const map = buildSiteMap('https://acme.dev/', pages);
+    assert.deepEqual(
+      choosePages(map, 6).map((node) => node.url.slice('https://acme.dev'.length)),
+      ['/', '/Bolt.html', '/Cleat.html', '/Hook.html', '/Rack.html', '/Wall.html'],
+    );
+  });
+
   test('the same pages in any arrival order give the same choice', () => {
     const names = ['Rack', 'Shelf', 'Shelf.Bracket', 'Wall', 'Anchor'];
     const pages = [page('/', contents(names)), ...names.map((name) => page(`/${name}.html`, `<p>${name}.</p>`))];

@@ -4,7 +4,8 @@
 // sections both come from this tree.
 import { MinQueue } from './min-queue.ts';
 import { isEntry, type PageLink, type PageFacts } from './page-facts.ts';
-import { IN_LINK_WEIGHT, MEMBER_STEP, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
+import { frameOf } from './templates.ts';
+import { ALIKE_KEPT, ALIKE_MIN_PAGES, IN_LINK_WEIGHT, MEMBER_STEP, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
 
 export interface MapInput {
   outline: PageFacts;
@@ -35,7 +36,10 @@ export interface MapNode {
   children: MapNode[];
   /** Position in the site's reading order (a depth-first walk of the tree, links in page order). */
   order: number;
-  /** Listed beside the page it is a member of ("Shelf.Bracket" beside "Shelf"): one step further from the top. */
+  /**
+   * One step further from the top: listed beside the page it is a member of ("Shelf.Bracket" beside
+   * "Shelf"), or one of a family of alike pages past the first few that stand for it.
+   */
   member: boolean;
 }
 
@@ -113,6 +117,7 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
   }
   for (const node of nodes) if (node.via) node.via.children.push(node);
   markMembers(nodes);
+  markAlike(nodes);
   let order = 0;
   const walk = (node: MapNode) => {
     node.order = order++;
@@ -234,6 +239,27 @@ function markMembers(nodes: readonly MapNode[]) {
         for (let at = name.indexOf(joiner); at > 0; at = name.indexOf(joiner, at + 1)) if (names.has(name.slice(0, at))) return true;
         return false;
       });
+    }
+  }
+}
+
+/**
+ * A page's children that open alike, only names changing ("A functional interface like BiConsumer
+ * that declares a Throwable.", forty times): a family, which its first few stand for; the others
+ * rank as members do, after their parent's other children.
+ */
+function markAlike(nodes: readonly MapNode[]) {
+  for (const parent of nodes) {
+    if (parent.children.length < ALIKE_MIN_PAGES) continue;
+    const families = new Map<string, MapNode[]>();
+    for (const child of parent.children) {
+      const frame = frameOf(child.outline.firstParagraph);
+      if (frame !== '') families.set(frame, [...(families.get(frame) ?? []), child]);
+    }
+    for (const family of families.values()) {
+      if (family.length < ALIKE_MIN_PAGES) continue;
+      family.sort((a, b) => b.inLinks - a.inLinks || a.viaLinkIndex - b.viaLinkIndex);
+      for (const child of family.slice(ALIKE_KEPT)) child.member = true;
     }
   }
 }

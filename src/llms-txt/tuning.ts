@@ -68,6 +68,10 @@ export const PROSE_LINK_STEP = 3;
 
 /** A member listed beside its owner ("Shelf.Bracket" beside "Shelf") ranks as this much further from the top. */
 export const MEMBER_STEP = 1;
+/** Children of one page that open alike (names aside): this many make a family… */
+export const ALIKE_MIN_PAGES = 5;
+/** …of which the first this many (by in-links) stand for it; the others rank as members. */
+export const ALIKE_KEPT = 3;
 /** The level of a page no navigation path reaches. */
 export const UNREACHED_LEVEL = 20;
 /** Each doubling of the pages linking to a page makes it this much more important. */
