@@ -52,7 +52,7 @@ async function visitListed(entry: ListedUrl, { visits, robots, scope, signal, ha
   const notAllowed = reasonNotToFetch(entry.url, robots, scope);
   if (notAllowed) return handlers.onMissed(entry.url, notAllowed);
   try {
-    const response = await visits.fetch(entry.url, signal ?? new AbortController().signal);
+    const response = await visits.fetch(entry.url, signal);
     const notRead = reasonNotToRead(response, robots, scope);
     if (notRead) return handlers.onMissed(entry.url, notRead);
     const { url: finalUrl, contentType, body, text } = response;

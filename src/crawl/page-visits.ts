@@ -33,7 +33,7 @@ export class PageVisits {
   }
 
   /** A page's response; the body only when the Content-Type says HTML (or says nothing). */
-  fetch(url: string, signal: AbortSignal): Promise<FetchResponse> {
+  fetch(url: string, signal?: AbortSignal): Promise<FetchResponse> {
     return this.fetcher.fetch(url, { signal, wantBody: isHtmlContentType });
   }
 }

@@ -6,6 +6,8 @@
 
 /** Beyond this share of link text, a text (a paragraph, a page's main region) is a list of links. */
 export const LINK_LIST_SHARE = 0.6;
+/** A page whose navigation blocks hold this many links has a documentation layout: its marked main region is its content. */
+export const MIN_LAYOUT_NAVIGATION_LINKS = 8;
 /** Shorter descriptions than this carry too little to describe a page. */
 export const MIN_DESCRIPTION_CHARS = 20;
 /** A placeholder phrase ("Welcome to our website") marks a description this short as boilerplate. */
