@@ -40,4 +40,25 @@ describe('sections from the site map', () => {
     assert.equal(listed.find(([name]) => name === 'Guide')![1].length, 10);
     assert.ok(!listed.some(([name]) => name === 'Optional'));
   });
+
+  test("a small site's home page with two headed groups of links (one of a single page) gives them as sections, named without their decoration", async () => {
+    const page = (path: string, title: string) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>What ${title.toLowerCase()} says about shelves, with the steps it takes.</p></main></body></html>`,
+    });
+    const home = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Choose a shelf</h1><p>Acme shelves hold anything, from books to bicycles.</p>
+        <h2><span>{</span> Which fits you? <span>}</span></h2><ul>
+        <li><a href="/wall/"><h3>I have a wall.</h3></a></li><li><a href="/floor/"><h3>I have a floor.</h3></a></li></ul>
+        <h2>{ None of these? }</h2><ul><li><h3>I have neither.</h3><p><a href="/ceiling/">Hang it from the ceiling</a>.</p></li></ul></main></body></html>`,
+    };
+    const result = await generateLlmsTxt([home, page('/wall/', 'Wall shelves'), page('/floor/', 'Floor shelves'), page('/ceiling/', 'Ceiling shelves')], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const listed = parseLlmsTxt(result.llmsTxt).sections.map((section) => [section.name, section.links.map((link) => link.title)]);
+    assert.deepEqual(listed, [
+      ['Overview', ['Acme']],
+      ['Which fits you?', ['Wall shelves', 'Floor shelves']],
+      ['None of these?', ['Ceiling shelves']],
+    ]);
+  });
 });
