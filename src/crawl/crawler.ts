@@ -1,14 +1,14 @@
 // Breadth-first link crawler over one site. Normalized URLs (each seen once per job) are
-// visited by one pool with a cap (p-limit), in the order found, sharing one keep-alive
-// fetcher; a handler per page reports it (unless noindex or a canonical duplicate) and
+// visited by the job's one pool with a cap (page-visits.ts), in the order found, sharing one
+// keep-alive fetcher; a handler per page reports it (unless noindex or a canonical duplicate) and
 // queues its in-scope links.
 import { setMaxListeners } from 'node:events';
-import pLimit, { type LimitFunction } from 'p-limit';
 import { FetchError } from './fetch-error.ts';
 import type { Fetcher, FetchResponse, ResponseBody } from './fetcher.ts';
 import { extractLinks, headerRobotsDirectives, type ExtractOptions as LinkOptions, type PageLinks } from './links.ts';
 import { DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits.ts';
 import { scopeMatcher, scopeOf, type Scope } from './normalize-url.ts';
+import { isHtmlContentType, PageVisits } from './page-visits.ts';
 import { pathMatcher, NO_PATH_FILTERS, type PathMatcher } from './path-filter.ts';
 import type { Robots } from './robots.ts';
 
@@ -37,6 +37,8 @@ export interface CrawlSiteOptions {
   /** URLs found elsewhere (sitemaps): crawled for links but not reported again. */
   known?: ReadonlySet<string>;
   limits?: Partial<CrawlLimits>;
+  /** The job's pool of visits, shared with the fetches of the pages only a sitemap listed; the crawl's own by default. */
+  visits?: PageVisits;
   signal?: AbortSignal;
   onUrl?: (url: string) => void;
   /** Called once per listed page (new or known), so its HTML needs no second fetch. */
@@ -70,12 +72,6 @@ const NON_PAGE_EXTENSION =
   /\.(?:png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|pdf|zip|gz|tgz|bz2|xz|tar|rar|7z|mp3|mp4|m4a|ogg|wav|webm|avi|mov|mkv|css|js|mjs|map|json|xml|rss|atom|woff2?|ttf|otf|eot|exe|msi|dmg|iso|bin|apk|deb|rpm|csv|xlsx?|docx?|pptx?|epub)$/i;
 const MAX_ERROR_WARNINGS = 10;
 
-export function isHtmlContentType(contentType: string | null): boolean {
-  if (contentType === null) return true; // unknown: look at the body
-  const type = contentType.split(';', 1)[0].trim().toLowerCase();
-  return type === 'text/html' || type === 'application/xhtml+xml';
-}
-
 export async function crawlSite(options: CrawlSiteOptions): Promise<CrawlResult> {
   return new SiteCrawl(options).run();
 }
@@ -89,7 +85,7 @@ class SiteCrawl {
   private readonly known: ReadonlySet<string>;
   private readonly maxFetches: number;
   /** One pool with a cap: visits run in the order their URLs were found (breadth first). */
-  private readonly limit: LimitFunction;
+  private readonly visits: PageVisits;
   /** Links the start page gives wait for it: its redirect and links decide what is fetched next. */
   private firstLinks: string[] | null = [];
   private outstanding = 0;
@@ -114,7 +110,7 @@ class SiteCrawl {
     this.paths = options.paths ?? pathMatcher(NO_PATH_FILTERS);
     this.known = options.known ?? new Set<string>();
     this.maxFetches = Math.max(options.maxUrls * this.limits.fetchesPerUrl, options.maxUrls + 10);
-    this.limit = pLimit(Math.max(1, this.limits.concurrencyPerHost));
+    this.visits = options.visits ?? new PageVisits(options.fetcher, this.limits.concurrencyPerHost);
     this.seen = new Set<string>([options.startUrl]);
     setMaxListeners(0, this.stopController.signal); // one listener per request in flight
     options.fetcher.pace(Math.max(this.limits.delayMs, options.robots.crawlDelayMs));
@@ -149,7 +145,8 @@ class SiteCrawl {
   /** A visit in the pool; one stopped crawl lets the visits waiting their turn go by unvisited. */
   private schedule(url: string) {
     this.outstanding++;
-    this.limit(() => (this.stoppedBy === null ? this.visit(url) : undefined))
+    this.visits
+      .visit(() => (this.stoppedBy === null ? this.visit(url) : undefined))
       .catch((error: unknown) => {
         this.failure ??= error;
         this.stop('aborted');
@@ -174,7 +171,7 @@ class SiteCrawl {
   private enqueue(url: string, written?: string) {
     const { robots } = this.options;
     if (this.seen.has(url) || !this.inScope(url) || !this.paths.fetchable(url)) return;
-    if ((this.firstLinks?.length ?? this.limit.pendingCount) >= this.limits.maxQueuedUrls) return;
+    if ((this.firstLinks?.length ?? this.visits.waiting) >= this.limits.maxQueuedUrls) return;
     this.seen.add(url);
     const query = url.indexOf('?');
     if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;
@@ -191,7 +188,7 @@ class SiteCrawl {
     }
     this.fetched++;
     try {
-      return await this.options.fetcher.fetch(url, { signal: this.stopController.signal, wantBody: isHtmlContentType });
+      return await this.visits.fetch(url, this.stopController.signal);
     } catch (err) {
       if (this.stoppedBy !== null) return;
       const error = err instanceof FetchError ? err : new FetchError('CONNECTION', String(err), url);

@@ -4,10 +4,12 @@
 // reached at all, which ends the job with a clear error.
 import { FetchError } from './fetch-error.ts';
 import { createFetcher, type Fetcher, type FetchResponse } from './fetcher.ts';
-import { crawlSite, isHtmlContentType, type CrawledPage, type ReadLinks } from './crawler.ts';
+import { crawlSite, type CrawledPage, type ReadLinks } from './crawler.ts';
 import type { GuardOptions } from './address-guard.ts';
 import { resolveLimits, type CrawlLimits } from './limits.ts';
+import { fetchListedPages, type ListedPageHandlers } from './listed-pages.ts';
 import { isInScope, normalizeUrl, scopeOf, type Scope } from './normalize-url.ts';
+import { isHtmlContentType, PageVisits } from './page-visits.ts';
 import { NO_PATH_FILTERS, pathMatcher, type PathFilters, type PathMatcher } from './path-filter.ts';
 import { DISALLOW_ALL, loadRobots, type Robots } from './robots.ts';
 import { collectSitemapUrls } from './sitemaps.ts';
@@ -31,6 +33,8 @@ export interface DiscoverOptions {
   onPage?: (page: CrawledPage) => void | Promise<void>;
   /** How the crawler reads a page's links (see ReadLinks). */
   readLinks?: ReadLinks;
+  /** Every listed page handed over: the crawl's to onPage, then the others here (see listed-pages.ts). */
+  listed?: ListedPageHandlers;
   /**
    * Which paths are listed and fetched (see path-filter.ts). Without include patterns the job
    * stays in the start URL's folder (after the start page's redirects); with them, the whole host
@@ -87,7 +91,10 @@ export async function discover(startUrl: string, options: DiscoverOptions, deps:
     if (options.mode !== 'sitemap' && run.urls.length < run.maxUrls && !run.signal.aborted && site.startResponse) {
       failure ??= await crawlLinks(run, site, site.startResponse);
     }
-    return outcome(run, failure);
+    const result = outcome(run, failure);
+    const { robots, scope } = site;
+    if (options.listed) await fetchListedPages(result.urls, run.handedOver, { visits: run.visits, robots, scope, signal: options.signal, handlers: options.listed });
+    return result;
   } catch (err) {
     if (options.signal?.aborted) throw new DiscoveryError('ABORTED', 'Discovery was canceled', { cause: err });
     throw err;
@@ -102,6 +109,8 @@ interface DiscoveryRun {
   start: string;
   options: DiscoverOptions;
   fetcher: Fetcher;
+  /** The job's one pool of page visits: the crawl's and the listed pages' (see listed-pages.ts). */
+  visits: PageVisits;
   limits: CrawlLimits;
   maxUrls: number;
   /** Aborted by the caller or at the end of the time budget. */
@@ -110,6 +119,8 @@ interface DiscoveryRun {
   /** With include patterns the whole host is crawled (see DiscoverOptions.paths). */
   wholeHost: boolean;
   urls: DiscoveredUrl[];
+  /** The listed pages the crawl handed over (to onPage). */
+  handedOver: Set<string>;
   warnings: string[];
   warn: (message: string | null) => void;
   found: (entry: DiscoveredUrl) => void;
@@ -123,12 +134,14 @@ function newRun(start: string, options: DiscoverOptions, fetcher: Fetcher, limit
     start,
     options,
     fetcher,
+    visits: new PageVisits(fetcher, limits.concurrencyPerHost),
     limits,
     maxUrls: Math.max(0, Math.floor(options.maxUrls)),
     signal,
     paths: pathMatcher(options.paths ?? NO_PATH_FILTERS),
     wholeHost: (options.paths?.includePaths.length ?? 0) > 0,
     urls,
+    handedOver: new Set<string>(),
     warnings,
     warn: (message) => {
       if (message && warnings.length < MAX_WARNINGS) warnings.push(message);
@@ -161,8 +174,10 @@ async function readSitemaps(run: DiscoveryRun, site: OpenedSite): Promise<void> 
 /** Crawls from the start page for the URLs the sitemaps did not give; returns the start page's failure. */
 async function crawlLinks(run: DiscoveryRun, site: OpenedSite, startResponse: FetchResponse): Promise<FetchError | null> {
   const { options, urls } = run;
+  const onPage = options.onPage;
   const crawl = await crawlSite({
     fetcher: run.fetcher,
+    visits: run.visits,
     startUrl: run.start,
     startResponse,
     scope: site.scope,
@@ -172,7 +187,10 @@ async function crawlLinks(run: DiscoveryRun, site: OpenedSite, startResponse: Fe
     limits: run.limits,
     signal: run.signal,
     onUrl: (url) => run.found({ url, source: 'crawl', lastModified: null }),
-    onPage: options.onPage,
+    onPage: onPage && ((page) => {
+      run.handedOver.add(page.url);
+      return onPage(page);
+    }),
     readLinks: options.readLinks,
     paths: run.paths,
   });

@@ -5,6 +5,7 @@ export type { CrawlOptions, DiscoverOptions, DiscoveredUrl, DiscoveryErrorCode, 
 
 export { crawlSite } from './crawler.ts';
 export type { CrawledPage, CrawlResult, CrawlSiteOptions, ReadLinks } from './crawler.ts';
+export type { ListedPage, ListedPageHandlers, ListedUrl } from './listed-pages.ts';
 
 export { createFetcher } from './fetcher.ts';
 export type { Fetcher, FetcherOptions, FetchOptions, FetchResponse, ResponseBody } from './fetcher.ts';

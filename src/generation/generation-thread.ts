@@ -62,7 +62,8 @@ export type ToThread =
   | { type: 'describing'; id: number; done: number; total: number };
 
 export type FromThread =
-  | { type: 'taken' }
+  /** pages taken since the last such message */
+  | { type: 'taken'; count: number }
   | { type: 'progress'; progress: GenerationProgress }
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
@@ -176,7 +177,7 @@ export async function generateInThread(collected: CollectedPages, settings: Gene
   port.on('message', (message: FromThread) => {
     if (message.type === 'done') generated.resolve({ result: unpackResult(message.result), sizes: message.sizes });
     else if (message.type === 'failed') generated.reject(new Error(message.message));
-    else if (message.type === 'taken') room.free();
+    else if (message.type === 'taken') room.free(message.count);
     else if (message.type === 'progress') context.onProgress(message.progress);
     else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
     else void runCall(port, message, context);
@@ -254,8 +255,8 @@ class Room {
     return !this.closed;
   }
 
-  free(): void {
-    this.inFlight--;
+  free(count: number): void {
+    this.inFlight -= count;
     this.wake?.();
   }
 

@@ -12,16 +12,24 @@ import { packResult } from './thread-transfer.ts';
 // Loaded while the thread waits for its first job (see GenerationThreads).
 const tokenCounter = loadTokenCounter();
 
+/**
+ * Pages taken are told to the parent this many at a time (see Room in generation-thread.ts), and
+ * all of them whenever the inbox runs empty (the parent may be waiting for room): a message per
+ * page woke the event loop 1,169 times in a job of the PostgreSQL manual.
+ */
+const TAKEN_PER_MESSAGE = 8;
+
 /** The pages as they arrive, then the sitemaps' dates. */
 class Inbox implements AsyncIterable<PageInput> {
   private readonly pages: PageForThread[] = [];
+  private taken = 0;
   private wake: (() => void) | null = null;
   private ended = false;
   readonly dates: Promise<Map<string, string | null>>;
   private setDates!: (dates: Map<string, string | null>) => void;
-  private readonly onTaken: () => void;
+  private readonly onTaken: (count: number) => void;
 
-  constructor(onTaken: () => void) {
+  constructor(onTaken: (count: number) => void) {
     this.onTaken = onTaken;
     this.dates = new Promise((resolve) => (this.setDates = resolve));
   }
@@ -37,17 +45,23 @@ class Inbox implements AsyncIterable<PageInput> {
     this.wake?.();
   }
 
+  private tell(): void {
+    if (this.taken > 0) this.onTaken(this.taken);
+    this.taken = 0;
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<PageInput> {
     for (;;) {
       const page = this.pages.shift();
       if (page) {
-        this.onTaken();
+        if (++this.taken === TAKEN_PER_MESSAGE) this.tell();
         const { bytes, contentType, ...rest } = page;
         // Decoded only if the generator wants the HTML: a page read from its outline is not.
         yield { ...rest, html: () => decodeBody(bytes, contentType) };
         continue;
       }
       if (this.ended) return;
+      this.tell();
       await new Promise<void>((r) => (this.wake = r));
       this.wake = null;
     }
@@ -58,7 +72,17 @@ class Inbox implements AsyncIterable<PageInput> {
 const calls = new Map<number, { resolve(value: unknown): void; reject(error: Error): void; onProgress?(done: number, total: number): void }>();
 let lastCall = 0;
 
+/**
+ * How long the thread waits idle after a job before it collects that job's garbage: a job that
+ * follows at once (a queue of jobs) does not wait for the collection, which its own make moot,
+ * and a job's files go back while the thread's core is still the event loop's to store them.
+ */
+const IDLE_BEFORE_COLLECTION_MS = 1000;
+
+let collection: ReturnType<typeof setTimeout> | undefined;
+
 parentPort!.on('message', ({ settings, port }: JobStart) => {
+  clearTimeout(collection);
   runJob(settings, port).catch((error: unknown) => {
     port.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies FromThread);
   });
@@ -66,7 +90,7 @@ parentPort!.on('message', ({ settings, port }: JobStart) => {
 
 async function runJob(settings: GenerationSettings, port: MessagePort): Promise<void> {
   const post = (message: FromThread) => port.postMessage(message);
-  const inbox = new Inbox(() => post({ type: 'taken' }));
+  const inbox = new Inbox((count) => post({ type: 'taken', count }));
   const call = <T>(message: Omit<Extract<FromThread, { type: 'call' }>, 'id'>, onProgress?: (done: number, total: number) => void) => {
     const id = ++lastCall;
     return new Promise<T>((resolve, reject) => {
@@ -99,7 +123,9 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     extractorConcurrency: settings.extractorConcurrency ?? undefined,
     onPagesRead: () => post({ type: 'pagesRead' }),
     markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
-    onProgress: (progress) => post({ type: 'progress', progress }),
+    // A job counts its pages as they are fetched (generation-job.ts), not as read here: a message
+    // per page read would cross to the event loop unread.
+    onProgress: (progress) => progress.phase !== 'extract' && post({ type: 'progress', progress }),
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
   const countTokens = await tokenCounter;
@@ -110,7 +136,7 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
   const { packed, transfer } = packResult(result);
   port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);
   // The job's pages, markdown and files are garbage now; the thread waits with its live heap only.
-  collectGarbageBetweenJobs();
+  collection = setTimeout(collectGarbageBetweenJobs, IDLE_BEFORE_COLLECTION_MS);
 }
 
 /**

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { NO_PATH_FILTERS } from '../crawl/index.ts';
 import { readHtml, type PageInput, type PageReading } from '../llms-txt/index.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { page, routes, startSite } from '../testing/test-site.ts';
 import { createPagePool } from './page-pool.ts';
 import { collectPages, type CollectOptions } from './page-collection.ts';
 
@@ -70,5 +71,32 @@ describe('collectPages', () => {
     assert.deepEqual(pages.map((page) => new URL(page.url).pathname).sort(), [...site.pagePaths].sort());
     assert.ok(asked >= 2, `the thread was asked ${asked} times`);
     for (const page of pages) assert.deepEqual(page.reading, readHtml(page.html, page.url), page.url);
+  });
+
+  test("pages only a sitemap lists are the crawler's visits: a redirect to a path robots.txt disallows is not read", async () => {
+    const listed = ['/', '/ok', '/moved'];
+    const redirecting = await startSite(
+      routes({
+        '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private/\n' },
+        '/sitemap.xml': (_req, res) => {
+          res.writeHead(200, { 'content-type': 'application/xml' });
+          res.end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${listed.map((path) => `<url><loc>${redirecting.origin}${path}</loc></url>`).join('')}</urlset>`);
+        },
+        '/': page('Home'),
+        '/ok': page('Ok'),
+        '/moved': { status: 301, headers: { location: '/private/page' } },
+        '/private/page': page('Private'),
+      }),
+    );
+    try {
+      const collected = collectPages(redirecting.origin + '/', { maxUrls: 100, signal: new AbortController().signal, crawl: { allowPrivate: true }, paths: NO_PATH_FILTERS });
+      const urls: string[] = [];
+      for await (const collectedPage of collected.pages) urls.push(new URL(collectedPage.url).pathname);
+      assert.equal((await collected.discovered).length, 3);
+      assert.deepEqual(urls.sort(), ['/', '/ok']);
+      assert.deepEqual([...collected.failures.keys()], [redirecting.origin + '/moved']);
+    } finally {
+      await redirecting.close();
+    }
   });
 });

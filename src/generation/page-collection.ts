@@ -1,10 +1,9 @@
 /**
  * Pages for the generator, as they arrive: the crawler hands over the HTML it already fetched,
- * and the pages only a sitemap listed are fetched here, a few at a time, through the same fetcher
- * and so at the same pace. Nothing is fetched twice. More pages than `maxUrls` are read (see
- * candidateBudget); the generator keeps the most important.
+ * then the pages only a sitemap listed, fetched by the crawler's visits too (discover's `listed`).
+ * Nothing is fetched twice. More pages than `maxUrls` are read (see candidateBudget); the
+ * generator keeps the most important.
  */
-import pLimit from 'p-limit';
 import {
   createJobFetchers,
   discover,
@@ -15,6 +14,8 @@ import {
   type KnownRobots,
   type DiscoveredUrl,
   type LinkOptions,
+  type ListedPage,
+  type ListedPageHandlers,
   type PageLinks,
   type PathFilters,
   type ReadLinks,
@@ -59,8 +60,6 @@ export interface CollectedPages {
   markdownCopies: { readonly found: number } | null;
 }
 
-const FETCH_CONCURRENCY = 8;
-
 /**
  * Pages read to choose the `maxUrls` listed ones from: the site's navigation decides which pages
  * matter, and it can only rank what was read. Bounded in pages here and in time by the crawl limits.
@@ -91,7 +90,6 @@ export function collectPages(siteUrl: string, options: CollectOptions): Collecte
     failures: new Map<string, string>(),
     fetcher,
     crawlReading: createCrawlReading(options.read, copies),
-    crawled: new Set<string>(),
   };
   const discovered = crawlThenFetchListed(siteUrl, robots, collection);
   // The error reaches the generator through the channel; this promise must not also crash the process.
@@ -106,13 +104,11 @@ interface Collection {
   failures: Map<string, string>;
   fetcher: RenderingFetcher;
   crawlReading: CrawlReading;
-  /** the URLs the crawler handed over, which are not fetched again */
-  crawled: Set<string>;
 }
 
-/** Crawls the site, handing over its pages as they come, then fetches the pages only a sitemap listed. */
+/** Crawls the site, handing over its pages as they come, then the pages only a sitemap listed. */
 async function crawlThenFetchListed(siteUrl: string, robots: KnownRobots, collection: Collection): Promise<DiscoveredUrl[]> {
-  const { options, channel, fetcher, crawlReading, crawled } = collection;
+  const { options, channel, fetcher, crawlReading } = collection;
   try {
     const result = await discover(
       siteUrl,
@@ -125,16 +121,14 @@ async function crawlThenFetchListed(siteUrl: string, robots: KnownRobots, collec
         onRobots: (origin, rules) => robots.set(origin, rules),
         readLinks: crawlReading.readLinks,
         onPage: async (page) => {
-          crawled.add(page.url);
           const { reading, markdown } = crawlReading.take(page.finalUrl);
           // Read in a thread, the page stays bytes until the generator wants its HTML; read here, it was decoded.
           await channel.push({ url: page.url, html: options.read ? page.text : page.text(), lastModified: null, reading, ownMarkdown: markdown, response: page });
         },
+        listed: listedPages(collection),
       },
       { ...options.crawl, fetcher },
     );
-    crawlReading.clear();
-    await fetchListedOnly(result.urls, collection);
     channel.close();
     return result.urls;
   } catch (error) {
@@ -146,39 +140,36 @@ async function crawlThenFetchListed(siteUrl: string, robots: KnownRobots, collec
   }
 }
 
-/** Fetches, a few at a time, the listed pages the crawler did not hand over. */
-async function fetchListedOnly(urls: DiscoveredUrl[], collection: Collection): Promise<void> {
-  const lastModified = new Map(urls.map((u) => [u.url, u.lastModified]));
-  collection.channel.setLastModified(lastModified);
-  const toFetch = urls.filter((u) => !collection.crawled.has(u.url)).map((u) => u.url);
-  let fetched = collection.crawled.size;
-  const total = urls.length;
-  const limit = pLimit(FETCH_CONCURRENCY);
-  const fetchOne = async (url: string) => {
-    if (collection.options.signal.aborted) return;
-    await fetchListedPage(url, lastModified.get(url) ?? null, collection);
-    collection.options.onFetched?.(++fetched, total);
+/** The pages the crawl did not hand over, as the crawler fetches them: each handed over when it is HTML, else recorded as a failure with its reason. */
+function listedPages(collection: Collection): ListedPageHandlers {
+  const { options, channel, failures, crawlReading } = collection;
+  let fetched = 0;
+  let total = 0;
+  return {
+    onListed: (urls, handedOver) => {
+      crawlReading.clear();
+      channel.setLastModified(new Map(urls.map((u) => [u.url, u.lastModified])));
+      fetched = handedOver;
+      total = urls.length;
+    },
+    onPage: async (page) => {
+      await handOverListed(page, collection);
+      options.onFetched?.(++fetched, total);
+    },
+    onMissed: (url, reason) => {
+      failures.set(url, reason);
+      options.onFetched?.(++fetched, total);
+    },
   };
-  await Promise.all(toFetch.map((url) => limit(() => fetchOne(url))));
 }
 
-/** One listed page, handed over when it is HTML, else recorded as a failure with its reason. */
-async function fetchListedPage(url: string, lastModified: string | null, collection: Collection): Promise<void> {
-  const { options, channel, failures, crawlReading } = collection;
-  try {
-    const response = await collection.fetcher.fetch(url, { signal: options.signal });
-    if (response.status !== 200 || !/html/i.test(response.contentType ?? '')) {
-      failures.set(url, response.status !== 200 ? `HTTP ${response.status}` : `not HTML (${response.contentType})`);
-      return;
-    }
-    // With a reader, read in its thread too; else by the generator, on the event loop.
-    const read = options.read && readElsewhere(options.read, response, url, {});
-    const reading = read ? readingForGenerator(read) : undefined;
-    const markdown = crawlReading.hasCopies ? crawlReading.ownMarkdown(url, read ? read.then((r) => r.links) : extractLinks(response.text(), url)) : undefined;
-    await channel.push({ url, html: response.text, lastModified, reading, ownMarkdown: markdown, response });
-  } catch (error) {
-    failures.set(url, error instanceof Error ? error.message : String(error));
-  }
+/** One listed page to the generator; with a reader, read in its thread too, else by the generator, on the event loop. */
+async function handOverListed(page: ListedPage, { options, channel, crawlReading }: Collection): Promise<void> {
+  const { url, lastModified } = page;
+  const read = options.read && readElsewhere(options.read, page, url, {});
+  const reading = read ? readingForGenerator(read) : undefined;
+  const markdown = crawlReading.hasCopies ? crawlReading.ownMarkdown(url, read ? read.then((r) => r.links) : extractLinks(page.text(), url)) : undefined;
+  await channel.push({ url, html: page.text, lastModified, reading, ownMarkdown: markdown, response: page });
 }
 
 /** The crawler's pages read as it reads their links, each page's reading and markdown lookup kept until the page is handed over. */

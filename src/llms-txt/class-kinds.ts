@@ -2,7 +2,7 @@
 // aside, a glossary. Read by the page's facts (page-facts.ts) for every element it opens.
 
 // Page chrome: repeated on every page, never part of the site's map.
-const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|sphinxsidebar|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
+const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
 export const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
 // Navigation and contents blocks: their links are the site's own table of contents.
 const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;

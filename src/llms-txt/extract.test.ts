@@ -115,16 +115,17 @@ test('extractPage reads the same content facts as readContentFacts from its own 
 });
 
 describe('extractPage on documentation sites', () => {
-  const sphinxPage = (title: string, body: string) => `<html><head><meta name="generator" content="Docutils 0.19: https://docutils.sourceforge.io/">
+  // A documentation layout named by no generator: a sidebar of the site's pages beside the marked main region.
+  const docsPage = (title: string, body: string) => `<html><head>
     <title>${title} &#8212; Acme 2.1 documentation</title></head><body>
     <div class="related" role="navigation"><a href="/">Acme</a> »</div>
     <div class="document"><div class="body" role="main">${body}</div></div>
-    <div class="sphinxsidebar" role="navigation"><h3>Table of contents</h3><a href="/x">X</a></div>
+    <div class="sidebar-box" role="navigation"><h3>Table of contents</h3><ul>${['Install', 'Usage', 'API', 'FAQ', 'Changes', 'License', 'Credits'].map((x) => `<li><a href="/${x}">${x}</a></li>`).join('')}</ul></div>
     <div class="footer">© Copyright Acme. Please donate.</div></body></html>`;
 
-  test('takes a docs generator’s main region whole, without permalink anchors or footer', () => {
+  test('takes the main region of a page with a documentation layout whole, without permalink anchors or footer', () => {
     const result = extractPage(
-      sphinxPage(
+      docsPage(
         'acme.widgets — Widget helpers',
         `<h1>acme.widgets — Widget helpers<a class="headerlink" href="#w">¶</a></h1>
          <p>Helpers to build widgets.</p>

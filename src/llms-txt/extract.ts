@@ -4,7 +4,7 @@
 // them have their main content read here by the same rules (readContentFacts).
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
-import { LINK_LIST_SHARE } from './tuning.ts';
+import { LINK_LIST_SHARE, MIN_LAYOUT_NAVIGATION_LINKS } from './tuning.ts';
 import { prepareHtml } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { readPageFacts } from './page-facts.ts';
@@ -131,9 +131,10 @@ function mainContent(doc: Document, html: string): HTMLElement | null {
   // saves Readability work.
   const generator = doc.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
   const docBook = DOCBOOK.test(generator);
+  const navigates = navigatesSite(doc);
   for (const element of [...doc.querySelectorAll(`${NAVIGATION}, ${PAGE_CHROME}${docBook ? `, ${DOCBOOK_CHROME}` : ''}`)]) element.remove();
   const region = pageRegion(doc);
-  if (isLinkIndex(region) || docBook || (DOCS_GENERATOR.test(generator) && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
+  if (isLinkIndex(region) || docBook || (navigates && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
 
   let article: HTMLElement | null = null;
   let articleText = 0;
@@ -156,10 +157,16 @@ const NAVIGATION = 'nav, aside, footer, [role="navigation"], [role="contentinfo"
 // Permalink anchors ("¶"), breadcrumbs and previous/next links of documentation themes.
 const PAGE_CHROME = 'a.headerlink, a.anchor-link, a.hash-link, [aria-label="breadcrumb"], [aria-label="breadcrumbs"], .breadcrumbs, .pagination-nav, .md-footer, .theme-doc-footer';
 /**
- * Documentation generators mark their main content explicitly, and Readability, tuned for news
- * articles, drops parts of it (version notes, API lists); their pages' <main> is the content.
+ * A documentation layout: navigation blocks (a sidebar of the site's pages, a local table of
+ * contents) holding at least MIN_LAYOUT_NAVIGATION_LINKS links, beside a main region the page
+ * marks itself. Readability, tuned for news articles, drops parts of such a region (version notes,
+ * API lists, lines of highlighted source code): the region is the content.
  */
-const DOCS_GENERATOR = /\b(?:docutils|sphinx|mkdocs|docusaurus|vitepress|vuepress|starlight|mdbook|rustdoc|javadoc|docfx|antora|nextra|gitbook|hexo-theme-doc|typedoc|pdoc|redoc)\b/i;
+function navigatesSite(doc: Document): boolean {
+  return doc.querySelectorAll(SITE_NAVIGATION_LINK).length >= MIN_LAYOUT_NAVIGATION_LINKS;
+}
+
+const SITE_NAVIGATION_LINK = 'nav a[href], aside a[href], [role="navigation"] a[href]';
 /**
  * DocBook XSL's pages (PostgreSQL's manual, many GNU and BSD handbooks) have no <main>: their body
  * is the content once the navigation header and footer and the chapter's table of contents are

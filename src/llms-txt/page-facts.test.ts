@@ -273,3 +273,19 @@ describe('headings that name one item, not a group', () => {
     assert.deepEqual(readPageFacts(html, PAGE).links.map((link) => link.group), ['Method Summary', 'Method Summary']);
   });
 });
+
+test("a sidebar is known by its role, whatever its class: the site's pages are navigation, its local contents no entry", () => {
+  const html = `<html><body><div class="body" role="main"><h1>Models</h1><p>Models hold the data.</p></div>
+    <div class="acmesidebar" role="navigation"><h3>On this page</h3><ul><li><a href="#">Models</a><ul>
+    <li><a href="#fields">Fields</a></li></ul></li></ul>
+    <h3>Site navigation</h3><p class="caption"><span class="caption-text">Guides</span></p>
+    <ul><li><a href="install.html">Install</a></li><li><a href="models.html">Models</a></li></ul></div></body></html>`;
+  const links = readPageFacts(html, 'https://docs.example/models.html').links;
+  assert.deepEqual(
+    links.map((link) => [link.url, link.block, link.group]),
+    [
+      ['https://docs.example/install.html', 'navigation', 'Guides'],
+      ['https://docs.example/models.html', 'navigation', 'Guides'],
+    ],
+  );
+});

@@ -22,13 +22,7 @@ const GENERIC_WORDS = new Set(['markdown', 'github', 'github.com', 'example.com'
  * one site; rewrite it for the kind of site it stands for, then delete the entry (the test fails
  * while an entry is no longer needed, so the list cannot go stale).
  */
-const KNOWN_OFFENDERS: Record<string, string[]> = {
-  // DOCS_GENERATOR: generators named by their <meta name="generator">; "sphinx" and "mdbook" are
-  // also the projects of two sites (Sphinx's documentation, mdBook's guide).
-  'extract.ts': ['mdbook', 'sphinx'],
-  // CHROME_CLASS: Sphinx's `sphinxsidebar` class.
-  'class-kinds.ts': ['sphinx'],
-};
+const KNOWN_OFFENDERS: Record<string, string[]> = {};
 
 /** Owners, repositories and hosts of the corpus's manifest, where ../shared is present. */
 function manifestNames(): string[] {

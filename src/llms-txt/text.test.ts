@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord, withoutBuildStamps } from './text.ts';
+import { compactKey, compactKeyPrefix, decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord, withoutBuildStamps } from './text.ts';
 
 describe('splitSentences', () => {
   test('splits prose at sentence ends', () => {
@@ -70,4 +70,17 @@ test('withoutBuildStamps drops when a page was built, and keeps a date the text 
   const dated = 'This document describes the foreign key support introduced in SQLite version 3.6.19 (2009-10-14).';
   assert.equal(withoutBuildStamps(dated), dated);
   assert.equal(summarizeToSentences('Generated (2024-05-01T08:30:00Z) from the sources: the whole manual.'), 'Generated from the sources: the whole manual.');
+});
+
+test("compactKeyPrefix is compactKey's beginning, a final sigma at a cut included", () => {
+  const texts = [
+    '',
+    'Short text.',
+    'GitHub Docs — the opening of a paragraph that runs on well past the forty letters compared, and further still.',
+    // Σ before a space is a final ς; cut between Σ and the letter after it, it would be one too.
+    `${'ΑΒΓΔ '.repeat(20)}ΟΔΟΣ ΑΣ${'Λ'.repeat(200)} και άλλα`,
+    `${'x'.repeat(90)}Σ${'.'.repeat(30)} ΑΒ ${'word '.repeat(50)}`,
+    `${'-- '.repeat(100)}Wörter über Straßen, İstanbul ${'und mehr '.repeat(30)}`,
+  ];
+  for (const text of texts) for (const chars of [1, 5, 40, 120]) assert.equal(compactKeyPrefix(text, chars), compactKey(text).slice(0, chars), `${chars}: ${text.slice(0, 30)}`);
 });

@@ -149,6 +149,20 @@ export function compactKey(text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+/**
+ * `compactKey(text).slice(0, chars)`, from as little of the text as that takes: a paragraph's
+ * opening without lowercasing the whole paragraph. The text is cut at a space, where lowercasing
+ * stops looking ahead (a final sigma), so the cut's key begins as the whole text's does.
+ */
+export function compactKeyPrefix(text: string, chars: number): string {
+  for (let from = 2 * chars; ; from *= 2) {
+    const cut = from < text.length ? text.indexOf(' ', from) : -1;
+    if (cut < 0) return compactKey(text).slice(0, chars);
+    const key = compactKey(text.slice(0, cut));
+    if (key.length >= chars) return key.slice(0, chars);
+  }
+}
+
 const NUMBERING = /^(?:(?:part|chapter|appendix|section)\s+)?(?:[IVXLC]+|[A-Z]|\d+)(?:\.\d+)*\.\s+(?=\S)/i;
 
 /** "Part II. The SQL Language" → "The SQL Language"; "E.21. Release 15" → "Release 15". */
@@ -165,11 +179,6 @@ export function listOf(items: readonly string[], max = Infinity, english = true)
   if (!english) return `${shown.join(', ')}${items.length > shown.length ? ', …' : ''}`;
   const list = shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
   return items.length > shown.length ? `${list}, and more` : list;
-}
-
-/** "Welcome!", "Hello there.": a greeting says nothing about a page or a site. */
-export function isGreeting(sentence: string): boolean {
-  return /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence);
 }
 
 /**

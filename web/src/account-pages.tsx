@@ -5,11 +5,13 @@ import { CopyButton, ErrorMessage, Field, Notice, PageHeading, sendForm, useLoad
 
 type ApiKey = Answer<'/api/v1/api-keys', 'get'>['apiKeys'][number];
 
-export function KeysPage() {
-  const keys = useLoad(() => answer(api.GET('/api/v1/api-keys')));
+/** The error shown under the create form, which also reports a failed revocation. */
+type PageError = { error: unknown; setError: (err: unknown) => void };
+
+/** The create form: a key's name, then the new key, shown once. */
+function CreateKey({ onCreated, error, setError }: { onCreated: () => void } & PageError) {
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | undefined>();
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<{ name: string; key: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -25,10 +27,76 @@ export function KeysPage() {
       const result = await answer(api.POST('/api/v1/api-keys', { body: { name: name.trim() } }));
       setCreated({ name: result.apiKey.name, key: result.key });
       setName('');
-      keys.reload();
+      onCreated();
     };
     await sendForm(create, { field: 'name', setFieldError: setNameError, setError, setBusy });
   };
+
+  return (
+    <section class="card" aria-labelledby="new-key-title">
+      <h2 id="new-key-title">Create a key</h2>
+      <form onSubmit={create} noValidate>
+        <Field id="key-name" label="Key name" value={name} onInput={setName} error={nameError} required hint="For example: CI pipeline" />
+        <button type="submit" disabled={busy}>
+          Create key
+        </button>
+      </form>
+      {created ? (
+        <Notice kind="warning">
+          <p>
+            New key <strong>{created.name}</strong>. It is shown only once:
+          </p>
+          <div class="key-box">
+            <code data-testid="new-key">{created.key}</code>
+            <CopyButton text={created.key} label="Copy API key" />
+          </div>
+        </Notice>
+      ) : null}
+      <ErrorMessage error={error} />
+    </section>
+  );
+}
+
+function KeysTable({ keys, onRevoke }: { keys: ApiKey[]; onRevoke: (key: ApiKey) => void }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">
+              <span class="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.prefix}…</code>
+              </td>
+              <td>{formatDate(k.createdAt)}</td>
+              <td>{formatDate(k.lastUsedAt)}</td>
+              <td>
+                <button type="button" class="danger" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`}>
+                  Revoke
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function KeysPage() {
+  const keys = useLoad(() => answer(api.GET('/api/v1/api-keys')));
+  const [error, setError] = useState<unknown>(null);
 
   const revoke = async (key: ApiKey) => {
     if (!confirm(`Revoke the API key "${key.name}"? Programs using it stop working at once.`)) return;
@@ -44,66 +112,11 @@ export function KeysPage() {
   return (
     <>
       <PageHeading>API keys</PageHeading>
-      <section class="card" aria-labelledby="new-key-title">
-        <h2 id="new-key-title">Create a key</h2>
-        <form onSubmit={create} noValidate>
-          <Field id="key-name" label="Key name" value={name} onInput={setName} error={nameError} required hint="For example: CI pipeline" />
-          <button type="submit" disabled={busy}>
-            Create key
-          </button>
-        </form>
-        {created ? (
-          <Notice kind="warning">
-            <p>
-              New key <strong>{created.name}</strong>. It is shown only once:
-            </p>
-            <div class="key-box">
-              <code data-testid="new-key">{created.key}</code>
-              <CopyButton text={created.key} label="Copy API key" />
-            </div>
-          </Notice>
-        ) : null}
-        <ErrorMessage error={error} />
-      </section>
+      <CreateKey onCreated={keys.reload} error={error} setError={setError} />
       <section class="card" aria-labelledby="keys-title">
         <h2 id="keys-title">Your keys</h2>
         <ErrorMessage error={keys.error} />
-        {keys.data ? (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.apiKeys.map((k) => (
-                  <tr key={k.id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{formatDate(k.createdAt)}</td>
-                    <td>{formatDate(k.lastUsedAt)}</td>
-                    <td>
-                      <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.name}`}>
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : keys.loading ? (
-          <p>Loading…</p>
-        ) : null}
+        {keys.data ? <KeysTable keys={keys.data.apiKeys} onRevoke={revoke} /> : keys.loading ? <p>Loading…</p> : null}
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { answer, ApiError, publicApi, session, withKey } from './api.ts';
 import { navigate } from './router.ts';
-import { CopyButton, ErrorMessage, Field, Notice, PageHeading } from './ui.tsx';
+import { CopyButton, ErrorMessage, Field, Notice, PageHeading, sendForm, useAction } from './ui.tsx';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -33,13 +33,33 @@ async function loginWithKey(apiKey: string) {
   session.start(result.tokens);
 }
 
-export function SignupPage() {
+type SignupErrors = Partial<Record<keyof SignupForm, string>>;
+
+/** Creates the account: its API key. Optional fields left empty are not sent. */
+async function createAccount(form: SignupForm): Promise<string> {
+  const optional = (name: 'lastName' | 'company') => (form[name].trim() ? { [name]: form[name].trim() } : {});
+  const body = { email: form.email.trim(), firstName: form.firstName.trim(), ...optional('lastName'), ...optional('company') };
+  return (await answer(publicApi.POST('/api/v1/accounts', { body }))).apiKey;
+}
+
+/** The field an API error is about, with its message (an e-mail already taken, a field the API rejected), or null for any other error. */
+function signupFieldError(err: unknown, form: SignupForm): SignupErrors | null {
+  if (err instanceof ApiError && err.status === 409) return { email: err.message };
+  if (err instanceof ApiError && err.field && err.field in form) return { [err.field]: err.message.replace(/^Validation error: /, '') };
+  return null;
+}
+
+/** The sign-up form: checked here first, then by the API, each error next to its field. */
+function NewAccountForm({ onCreated }: { onCreated: (apiKey: string) => void }) {
   const [form, setForm] = useState<SignupForm>({ email: '', firstName: '', lastName: '', company: '' });
-  const [errors, setErrors] = useState<Partial<Record<keyof SignupForm, string>>>({});
+  const [errors, setErrors] = useState<SignupErrors>({});
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [apiKey, setApiKey] = useState<string | null>(null);
   const set = (key: keyof SignupForm) => (value: string) => setForm({ ...form, [key]: value });
+  const showErrors = (found: SignupErrors) => {
+    setErrors(found);
+    focusFirstError(found);
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -49,196 +69,212 @@ export function SignupPage() {
     if (Object.keys(found).length) return focusFirstError(found);
     setBusy(true);
     try {
-      const optional = (name: 'lastName' | 'company') => (form[name].trim() ? { [name]: form[name].trim() } : {});
-      const body = { email: form.email.trim(), firstName: form.firstName.trim(), ...optional('lastName'), ...optional('company') };
-      const result = await answer(publicApi.POST('/api/v1/accounts', { body }));
-      setApiKey(result.apiKey);
+      onCreated(await createAccount(form));
     } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        const next = { email: err.message };
-        setErrors(next);
-        focusFirstError(next);
-      } else if (err instanceof ApiError && err.field && err.field in form) {
-        const next = { [err.field]: err.message.replace(/^Validation error: /, '') };
-        setErrors(next);
-        focusFirstError(next);
-      } else setError(err);
+      const found = signupFieldError(err, form);
+      if (found) showErrors(found);
+      else setError(err);
     } finally {
       setBusy(false);
     }
   };
 
-  const [continuing, setContinuing] = useState(false);
-  const proceed = async () => {
-    if (!apiKey) return;
-    setContinuing(true);
-    setError(null);
-    try {
+  return (
+    <form onSubmit={submit} noValidate>
+      <Field id="email" label="E-mail" type="email" value={form.email} onInput={set('email')} error={errors.email} required autoComplete="email" />
+      <Field id="firstName" label="First name" value={form.firstName} onInput={set('firstName')} error={errors.firstName} required hint="1 to 50 characters" autoComplete="given-name" />
+      <Field id="lastName" label="Last name" value={form.lastName} onInput={set('lastName')} error={errors.lastName} hint="Optional, up to 50 characters" autoComplete="family-name" />
+      <Field id="company" label="Company" value={form.company} onInput={set('company')} error={errors.company} hint="Optional, up to 100 characters" autoComplete="organization" />
+      <ErrorMessage error={error} />
+      <button type="submit" disabled={busy}>
+        {busy ? 'Creating…' : 'Sign up'}
+      </button>
+    </form>
+  );
+}
+
+/** The new account's API key, shown once, and the way on to the dashboard (logged in with that key). */
+function NewKey({ apiKey }: { apiKey: string }) {
+  const { busy, error, act } = useAction();
+  const proceed = () =>
+    act(async () => {
       await loginWithKey(apiKey);
       navigate('/dashboard');
-    } catch (err) {
-      setError(err);
-      setContinuing(false);
-    }
-  };
+    });
+  return (
+    <>
+      <Notice kind="warning">
+        <p>
+          <strong>This is your API key. It is shown only once</strong>: copy it now and keep it somewhere safe. You need it to call the API, to log in with a
+          key and to delete your account.
+        </p>
+      </Notice>
+      <div class="key-box">
+        <code data-testid="api-key">{apiKey}</code>
+        <CopyButton text={apiKey} label="Copy API key" />
+      </div>
+      <ErrorMessage error={error} />
+      <button type="button" onClick={proceed} disabled={busy}>
+        {busy ? 'Opening…' : "I've saved my key, continue to the dashboard"}
+      </button>
+    </>
+  );
+}
 
-  if (apiKey) {
-    return (
-      <section class="narrow">
-        <PageHeading>Your account is ready</PageHeading>
-        <Notice kind="warning">
-          <p>
-            <strong>This is your API key. It is shown only once</strong>: copy it now and keep it somewhere safe. You need it to call the API, to log in with a
-            key and to delete your account.
-          </p>
-        </Notice>
-        <div class="key-box">
-          <code data-testid="api-key">{apiKey}</code>
-          <CopyButton text={apiKey} label="Copy API key" />
-        </div>
-        <ErrorMessage error={error} />
-        <button type="button" onClick={proceed} disabled={continuing}>
-          {continuing ? 'Opening…' : "I've saved my key, continue to the dashboard"}
-        </button>
-      </section>
-    );
-  }
-
+export function SignupPage() {
+  const [apiKey, setApiKey] = useState<string | null>(null);
   return (
     <section class="narrow">
-      <PageHeading>Create your account</PageHeading>
-      <p>New accounts start on the free plan with a few credits to try the service.</p>
-      <form onSubmit={submit} noValidate>
-        <Field id="email" label="E-mail" type="email" value={form.email} onInput={set('email')} error={errors.email} required autoComplete="email" />
-        <Field id="firstName" label="First name" value={form.firstName} onInput={set('firstName')} error={errors.firstName} required hint="1 to 50 characters" autoComplete="given-name" />
-        <Field id="lastName" label="Last name" value={form.lastName} onInput={set('lastName')} error={errors.lastName} hint="Optional, up to 50 characters" autoComplete="family-name" />
-        <Field id="company" label="Company" value={form.company} onInput={set('company')} error={errors.company} hint="Optional, up to 100 characters" autoComplete="organization" />
-        <ErrorMessage error={error} />
-        <button type="submit" disabled={busy}>
-          {busy ? 'Creating…' : 'Sign up'}
-        </button>
-      </form>
-      <p>
-        Already have an account? <a href="/login">Log in</a>
-      </p>
+      <PageHeading>{apiKey ? 'Your account is ready' : 'Create your account'}</PageHeading>
+      {apiKey ? (
+        <NewKey apiKey={apiKey} />
+      ) : (
+        <>
+          <p>New accounts start on the free plan with a few credits to try the service.</p>
+          <NewAccountForm onCreated={setApiKey} />
+          <p>
+            Already have an account? <a href="/login">Log in</a>
+          </p>
+        </>
+      )}
     </section>
   );
 }
 
-export function LoginPage({ reason }: { reason?: string | null }) {
+/** The two login forms share one busy state: while one is sending, neither can be sent. */
+type Busy = { busy: boolean; setBusy: (busy: boolean) => void };
+
+/** Moves focus to a field once it shows its error. */
+const focusField = (id: string) => focusFirstError({ [id]: 'x' });
+
+/** An error the verification answered about the code itself (a wrong or expired one), shown at the code field. */
+const codeMessage = (err: unknown) => (err instanceof ApiError && err.status < 500 && err.status > 0 ? err.message : null);
+
+/** The second step of the e-mail login: the code the e-mail brought, or back to another address. */
+function CodeForm(props: { email: string; code: string; onInput: (code: string) => void; error?: string; busy: boolean; onSubmit: (event: Event) => void; onBack: () => void }) {
+  return (
+    <form onSubmit={props.onSubmit} noValidate>
+      <Notice>If an account exists for {props.email}, a 6-digit code is on its way. It expires soon.</Notice>
+      <Field id="login-code" label="Login code" value={props.code} onInput={props.onInput} error={props.error} required inputMode="numeric" autoComplete="one-time-code" />
+      <div class="row">
+        <button type="submit" disabled={props.busy}>
+          Log in
+        </button>
+        <button type="button" class="secondary" onClick={props.onBack}>
+          Use another e-mail
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function EmailLogin({ busy, setBusy }: Busy) {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   const [codeSent, setCodeSent] = useState(false);
-  const [emailErrors, setEmailErrors] = useState<{ email?: string; code?: string }>({});
-  const [emailError, setEmailError] = useState<unknown>(null);
-  const [apiKey, setApiKey] = useState('');
-  const [keyError, setKeyError] = useState<string | undefined>();
-  const [otherKeyError, setOtherKeyError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<{ email?: string; code?: string }>({});
+  const [error, setError] = useState<unknown>(null);
 
   const sendCode = async (event: Event) => {
     event.preventDefault();
-    setEmailError(null);
+    setError(null);
     if (!EMAIL.test(email.trim())) {
-      setEmailErrors({ email: 'Enter a valid e-mail address.' });
-      return focusFirstError({ 'login-email': 'x' });
+      setErrors({ email: 'Enter a valid e-mail address.' });
+      return focusField('login-email');
     }
-    setEmailErrors({});
-    setBusy(true);
-    try {
+    setErrors({});
+    const request = async () => {
       await answer(publicApi.POST('/api/v1/auth/login/email', { body: { email: email.trim() } }));
       setCodeSent(true);
       setTimeout(() => document.getElementById('login-code')?.focus());
-    } catch (err) {
-      setEmailError(err);
-    } finally {
-      setBusy(false);
-    }
+    };
+    await sendForm(request, { setError, setBusy });
   };
 
   const verify = async (event: Event) => {
     event.preventDefault();
-    setEmailError(null);
+    setError(null);
     if (!/^\d{6}$/.test(code.trim())) {
-      setEmailErrors({ code: 'Enter the 6-digit code from the e-mail.' });
-      return focusFirstError({ 'login-code': 'x' });
+      setErrors({ code: 'Enter the 6-digit code from the e-mail.' });
+      return focusField('login-code');
     }
-    setBusy(true);
-    try {
+    const request = async () => {
       const result = await answer(publicApi.POST('/api/v1/auth/login/verify', { body: { email: email.trim(), code: code.trim() } }));
       session.start(result.tokens);
       navigate('/dashboard');
-    } catch (err) {
-      if (err instanceof ApiError && err.status < 500 && err.status > 0) {
-        setEmailErrors({ code: err.message });
-        focusFirstError({ 'login-code': 'x' });
-      } else setEmailError(err);
-    } finally {
-      setBusy(false);
-    }
+    };
+    const setFieldError = (message: string) => {
+      setErrors({ code: message });
+      focusField('login-code');
+    };
+    await sendForm(request, { field: codeMessage, setFieldError, setError, setBusy });
   };
 
-  const keyLogin = async (event: Event) => {
+  return (
+    <div class="card">
+      <h2>With a code by e-mail</h2>
+      {!codeSent ? (
+        <form onSubmit={sendCode} noValidate>
+          <Field id="login-email" label="E-mail" type="email" value={email} onInput={setEmail} error={errors.email} required autoComplete="email" />
+          <button type="submit" disabled={busy}>
+            Send me a code
+          </button>
+        </form>
+      ) : (
+        <CodeForm email={email} code={code} onInput={setCode} error={errors.code} busy={busy} onSubmit={verify} onBack={() => setCodeSent(false)} />
+      )}
+      <ErrorMessage error={error} />
+    </div>
+  );
+}
+
+function KeyLogin({ busy, setBusy }: Busy) {
+  const [apiKey, setApiKey] = useState('');
+  const [keyError, setKeyError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>(null);
+
+  const submit = async (event: Event) => {
     event.preventDefault();
-    setOtherKeyError(null);
+    setError(null);
     if (!apiKey.trim()) {
       setKeyError('Paste your API key.');
-      return focusFirstError({ 'login-key': 'x' });
+      return focusField('login-key');
     }
     setKeyError(undefined);
-    setBusy(true);
-    try {
+    const request = async () => {
       await loginWithKey(apiKey.trim());
       navigate('/dashboard');
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) {
-        setKeyError('That API key was not accepted. Check it and try again.');
-        focusFirstError({ 'login-key': 'x' });
-      } else setOtherKeyError(err);
-    } finally {
-      setBusy(false);
-    }
+    };
+    const setFieldError = (message: string) => {
+      setKeyError(message);
+      focusField('login-key');
+    };
+    const field = (err: unknown) => (err instanceof ApiError && err.status === 401 ? 'That API key was not accepted. Check it and try again.' : null);
+    await sendForm(request, { field, setFieldError, setError, setBusy });
   };
 
+  return (
+    <div class="card">
+      <h2>With an API key</h2>
+      <form onSubmit={submit} noValidate>
+        <Field id="login-key" label="API key" type="password" value={apiKey} onInput={setApiKey} error={keyError} required autoComplete="off" />
+        <ErrorMessage error={error} />
+        <button type="submit" disabled={busy}>
+          Log in with API key
+        </button>
+      </form>
+    </div>
+  );
+}
+
+export function LoginPage({ reason }: { reason?: string | null }) {
+  const [busy, setBusy] = useState(false);
   return (
     <section class="narrow">
       <PageHeading>Log in</PageHeading>
       {reason ? <Notice kind="warning">{reason}</Notice> : null}
-      <div class="card">
-        <h2>With a code by e-mail</h2>
-        {!codeSent ? (
-          <form onSubmit={sendCode} noValidate>
-            <Field id="login-email" label="E-mail" type="email" value={email} onInput={setEmail} error={emailErrors.email} required autoComplete="email" />
-            <button type="submit" disabled={busy}>
-              Send me a code
-            </button>
-          </form>
-        ) : (
-          <form onSubmit={verify} noValidate>
-            <Notice>If an account exists for {email}, a 6-digit code is on its way. It expires soon.</Notice>
-            <Field id="login-code" label="Login code" value={code} onInput={setCode} error={emailErrors.code} required inputMode="numeric" autoComplete="one-time-code" />
-            <div class="row">
-              <button type="submit" disabled={busy}>
-                Log in
-              </button>
-              <button type="button" class="secondary" onClick={() => setCodeSent(false)}>
-                Use another e-mail
-              </button>
-            </div>
-          </form>
-        )}
-        <ErrorMessage error={emailError} />
-      </div>
-      <div class="card">
-        <h2>With an API key</h2>
-        <form onSubmit={keyLogin} noValidate>
-          <Field id="login-key" label="API key" type="password" value={apiKey} onInput={setApiKey} error={keyError} required autoComplete="off" />
-          <ErrorMessage error={otherKeyError} />
-          <button type="submit" disabled={busy}>
-            Log in with API key
-          </button>
-        </form>
-      </div>
+      <EmailLogin busy={busy} setBusy={setBusy} />
+      <KeyLogin busy={busy} setBusy={setBusy} />
       <p>
         No account yet? <a href="/signup">Sign up</a>
       </p>

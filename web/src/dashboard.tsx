@@ -3,6 +3,7 @@ import { answer, api, formatDate, type Answer, type paths } from './api.ts';
 import { GeneratePanel } from './generate-form.tsx';
 import { navigate } from './router.ts';
 import { ErrorMessage, Notice, PageHeading, useLoad, FilterSelect } from './ui.tsx';
+import { Table } from './tables.tsx';
 
 type Balance = Answer<'/api/v1/credits/balance', 'get'>;
 type TransactionType = NonNullable<NonNullable<paths['/api/v1/credits/history']['get']['parameters']['query']>['type']>;
@@ -31,6 +32,23 @@ function CheckoutReturn({ query, onCredited }: { query: URLSearchParams; onCredi
 
 const PAGE_SIZE = 10;
 
+/** The history's pager, by offset: "11–20 of 42" between Previous and Next. */
+function HistoryPager({ offset, total, hasMore, loading, onOffset }: { offset: number; total: number; hasMore: boolean; loading: boolean; onOffset: (offset: number) => void }) {
+  return (
+    <nav class="pager" aria-label="Credit history pages">
+      <button type="button" class="secondary" disabled={offset === 0 || loading} onClick={() => onOffset(Math.max(0, offset - PAGE_SIZE))}>
+        Previous
+      </button>
+      <span>
+        {total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE_SIZE, total)} of {total}
+      </span>
+      <button type="button" class="secondary" disabled={!hasMore || loading} onClick={() => onOffset(offset + PAGE_SIZE)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
 function History({ version }: { version: number }) {
   const [type, setType] = useState<TransactionType | ''>('');
   const [offset, setOffset] = useState(0);
@@ -57,42 +75,18 @@ function History({ version }: { version: number }) {
           {data.transactions.length === 0 ? (
             <p>No transactions.</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Date</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Description</th>
-                    <th scope="col" class="num">
-                      Credits
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.transactions.map((t) => (
-                    <tr key={t.id}>
-                      <td>{formatDate(t.createdAt)}</td>
-                      <td>{t.type}</td>
-                      <td>{t.siteId ? <a href={`/sites/${t.siteId}`}>{t.description}</a> : t.description}</td>
-                      <td class="num">{t.amount > 0 ? `+${t.amount}` : t.amount}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table
+              rows={data.transactions}
+              rowKey={(t) => t.id}
+              columns={[
+                { header: 'Date', cell: (t) => formatDate(t.createdAt) },
+                { header: 'Type', cell: (t) => t.type },
+                { header: 'Description', cell: (t) => (t.siteId ? <a href={`/sites/${t.siteId}`}>{t.description}</a> : t.description) },
+                { header: 'Credits', class: 'num', cell: (t) => (t.amount > 0 ? `+${t.amount}` : t.amount) },
+              ]}
+            />
           )}
-          <nav class="pager" aria-label="Credit history pages">
-            <button type="button" class="secondary" disabled={offset === 0 || loading} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-              Previous
-            </button>
-            <span>
-              {data.total === 0 ? 0 : offset + 1}–{Math.min(offset + PAGE_SIZE, data.total)} of {data.total}
-            </span>
-            <button type="button" class="secondary" disabled={!data.hasMore || loading} onClick={() => setOffset(offset + PAGE_SIZE)}>
-              Next
-            </button>
-          </nav>
+          <HistoryPager offset={offset} total={data.total} hasMore={data.hasMore} loading={loading} onOffset={setOffset} />
         </>
       ) : loading ? (
         <p>Loading…</p>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { answer, api, ApiError, formatDate, type paths } from './api.ts';
+import { answer, api, ApiError, formatDate, type Answer, type paths } from './api.ts';
 import { navigate } from './router.ts';
 import { discoveryOptionSchema, rangeHint, wholeNumber, type DiscoveryOptionSchema } from './service-options.ts';
 import { ErrorMessage, Field, Notice, PageHeading, Status, useLoad, usePolling, NotFound, FilterSelect } from './ui.tsx';
@@ -27,6 +27,31 @@ function StartDiscovery({ onStarted }: { onStarted: () => void }) {
       <ErrorMessage error={schema.error} />
       {schema.data ? <DiscoveryForm schema={schema.data} onStarted={onStarted} /> : schema.loading ? <p>Loading…</p> : null}
     </section>
+  );
+}
+
+/** How the discovery finds pages: sitemaps, crawling or both. */
+function TypeField({ value, onChange, error }: { value: DiscoveryType; onChange: (type: DiscoveryType) => void; error: string | undefined }) {
+  return (
+    <div class="field">
+      <label for="disc-type">Discovery type</label>
+      <select
+        id="disc-type"
+        value={value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? 'disc-type-error' : undefined}
+        onChange={(e) => onChange((e.target as HTMLSelectElement).value as DiscoveryType)}
+      >
+        <option value="full">{TYPE_LABELS.full}</option>
+        <option value="sitemap">{TYPE_LABELS.sitemap}</option>
+        <option value="crawl">{TYPE_LABELS.crawl}</option>
+      </select>
+      {error ? (
+        <p class="field-error" id="disc-type-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -70,25 +95,7 @@ function DiscoveryForm({ schema, onStarted }: { schema: DiscoveryOptionSchema; o
       <Field id="disc-url" label="Website URL" type="url" value={url} onInput={setUrl} error={errors.url} required hint="For example https://docs.example.com" />
       <div class="grid2">
         <Field id="disc-max" label="Maximum URLs" type="number" value={maxUrls} onInput={setMaxUrls} error={errors.maxUrls} hint={rangeHint(schema.maxUrls)} inputMode="numeric" />
-        <div class="field">
-          <label for="disc-type">Discovery type</label>
-          <select
-            id="disc-type"
-            value={type}
-            aria-invalid={errors.discoveryType ? 'true' : undefined}
-            aria-describedby={errors.discoveryType ? 'disc-type-error' : undefined}
-            onChange={(e) => setType((e.target as HTMLSelectElement).value as DiscoveryType)}
-          >
-            <option value="full">{TYPE_LABELS.full}</option>
-            <option value="sitemap">{TYPE_LABELS.sitemap}</option>
-            <option value="crawl">{TYPE_LABELS.crawl}</option>
-          </select>
-          {errors.discoveryType ? (
-            <p class="field-error" id="disc-type-error">
-              {errors.discoveryType}
-            </p>
-          ) : null}
-        </div>
+        <TypeField value={type} onChange={setType} error={errors.discoveryType} />
       </div>
       <ErrorMessage error={error} />
       <button type="submit" disabled={busy}>
@@ -149,15 +156,62 @@ export function DiscoveryPage() {
   );
 }
 
-export function DiscoveryJobPage({ id }: { id: string }) {
-  const job = useLoad(() => answer(api.GET('/api/v1/discovery/{discoveryId}', { params: { path: { discoveryId: id } } })), [id]);
+type Discovery = Answer<'/api/v1/discovery/{discoveryId}', 'get'>;
+
+/** The job's card: status and count (updating while it runs), type and times, its failure. */
+function JobCard({ job: d }: { job: Discovery }) {
+  return (
+    <section class="card" aria-labelledby="disc-job-title">
+      <h2 id="disc-job-title">Job</h2>
+      <p aria-live="polite">
+        Status: <Status value={d.status} /> · <span data-testid="disc-urls-found">{d.urlsFound}</span> URLs found
+      </p>
+      <p class="muted">
+        {TYPE_LABELS[d.type] ?? d.type} · started {formatDate(d.createdAt)}
+        {d.completedAt ? ` · finished ${formatDate(d.completedAt)}` : ''}
+      </p>
+      {active(d.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
+      {d.status === 'failed' ? <p class="error">{d.error ?? 'The discovery failed.'}</p> : null}
+    </section>
+  );
+}
+
+/** The URLs the job found, a page at a time; loaded again as the job reports more. */
+function DiscoveredUrls({ id, status, urlsFound }: { id: string; status: string | undefined; urlsFound: number | undefined }) {
   const [page, setPage] = useState(1);
-  const status = job.data?.status;
-  const urlsFound = job.data?.urlsFound;
   const urls = useLoad(
     () => answer(api.GET('/api/v1/discovery/{discoveryId}/urls', { params: { path: { discoveryId: id }, query: { page, limit: 25 } } })),
     [id, page, status, urlsFound],
   );
+  return (
+    <section class="card" aria-labelledby="disc-urls-title">
+      <h2 id="disc-urls-title">Discovered URLs</h2>
+      <UrlTable
+        load={urls}
+        rowKey={(u) => u.url}
+        label="Discovered URL pages"
+        onPage={setPage}
+        columns={[
+          {
+            header: 'URL',
+            class: 'break',
+            cell: (u) => (
+              <a href={u.url} target="_blank" rel="noopener">
+                {u.url}
+              </a>
+            ),
+          },
+          { header: 'Source', cell: (u) => u.source },
+          lastModifiedColumn(),
+        ]}
+      />
+    </section>
+  );
+}
+
+export function DiscoveryJobPage({ id }: { id: string }) {
+  const job = useLoad(() => answer(api.GET('/api/v1/discovery/{discoveryId}', { params: { path: { discoveryId: id } } })), [id]);
+  const status = job.data?.status;
   usePolling(!!status && active(status) && !job.loading, job.reload, job.data);
 
   if (job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 403)) {
@@ -171,44 +225,8 @@ export function DiscoveryJobPage({ id }: { id: string }) {
         <a href="/discovery">← All discoveries</a>
       </p>
       <ErrorMessage error={job.error} />
-      {d ? (
-        <section class="card" aria-labelledby="disc-job-title">
-          <h2 id="disc-job-title">Job</h2>
-          <p aria-live="polite">
-            Status: <Status value={d.status} /> · <span data-testid="disc-urls-found">{d.urlsFound}</span> URLs found
-          </p>
-          <p class="muted">
-            {TYPE_LABELS[d.type] ?? d.type} · started {formatDate(d.createdAt)}
-            {d.completedAt ? ` · finished ${formatDate(d.completedAt)}` : ''}
-          </p>
-          {active(d.status) ? <Notice>Discovering… this page updates by itself.</Notice> : null}
-          {d.status === 'failed' ? <p class="error">{d.error ?? 'The discovery failed.'}</p> : null}
-        </section>
-      ) : job.loading ? (
-        <p>Loading…</p>
-      ) : null}
-      <section class="card" aria-labelledby="disc-urls-title">
-        <h2 id="disc-urls-title">Discovered URLs</h2>
-        <UrlTable
-          load={urls}
-          rowKey={(u) => u.url}
-          label="Discovered URL pages"
-          onPage={setPage}
-          columns={[
-            {
-              header: 'URL',
-              class: 'break',
-              cell: (u) => (
-                <a href={u.url} target="_blank" rel="noopener">
-                  {u.url}
-                </a>
-              ),
-            },
-            { header: 'Source', cell: (u) => u.source },
-            lastModifiedColumn(),
-          ]}
-        />
-      </section>
+      {d ? <JobCard job={d} /> : job.loading ? <p>Loading…</p> : null}
+      <DiscoveredUrls id={id} status={status} urlsFound={d?.urlsFound} />
     </>
   );
 }

@@ -84,6 +84,94 @@ function PatternsField({ id, label, value, onInput, hint }: { id: string; label:
   );
 }
 
+/** What each group of the form's fields is given: the values, their setter, the errors and the service's options. */
+interface FieldsProps {
+  form: FormState;
+  set: <K extends keyof FormState>(key: K) => (value: FormState[K]) => void;
+  errors: Errors;
+  schema: GenerationOptionSchema;
+}
+
+/** The address, how many pages, the method (saying so once an estimate showed no AI provider) and the full text. */
+function MainFields({ form, set, errors, schema, noAi }: FieldsProps & { noAi: boolean }) {
+  return (
+    <>
+      <Field id="gen-url" label="Website URL" type="url" value={form.url} onInput={set('url')} error={errors.url} required hint="For example https://docs.example.com" />
+      <div class="grid2">
+        <Field
+          id="gen-max"
+          label="Maximum pages"
+          type="number"
+          value={form.maxUrls}
+          onInput={set('maxUrls')}
+          error={errors.maxUrls}
+          hint={rangeHint(schema.maxUrls)}
+          inputMode="numeric"
+        />
+        <div class="field">
+          <label for="gen-method">Method</label>
+          <select id="gen-method" value={form.method} onChange={(e) => set('method')((e.target as HTMLSelectElement).value as GenerationMethod)}>
+            <option value="simple">Simple</option>
+            <option value="enhanced">{noAi ? 'Enhanced (needs an AI provider)' : 'Enhanced (AI descriptions)'}</option>
+          </select>
+        </div>
+      </div>
+      <div class="field checkbox">
+        <input id="gen-full" type="checkbox" checked={form.fullText} onChange={(e) => set('fullText')((e.target as HTMLInputElement).checked)} />
+        <label for="gen-full">Also build llms-full.txt (full text)</label>
+      </div>
+    </>
+  );
+}
+
+function RenderingOptions({ form, set, schema }: FieldsProps) {
+  return (
+    <details class="more">
+      <summary>Rendering and markdown copies</summary>
+      <div class="field">
+        <label for="gen-render">Render pages in a browser</label>
+        <select id="gen-render" value={form.render} aria-describedby="gen-render-hint" onChange={(e) => set('render')((e.target as HTMLSelectElement).value as RenderMode)}>
+          {schema.render.values.map((mode) => (
+            <option key={mode} value={mode}>
+              {RENDER_LABELS[mode] ?? mode}
+            </option>
+          ))}
+        </select>
+        <p class="hint" id="gen-render-hint">
+          {schema.render.description}
+        </p>
+      </div>
+      <div class="field checkbox">
+        <input id="gen-link-markdown" type="checkbox" checked={form.linkMarkdown} aria-describedby="gen-link-markdown-hint" onChange={(e) => set('linkMarkdown')((e.target as HTMLInputElement).checked)} />
+        <label for="gen-link-markdown">Link each page to a markdown copy</label>
+      </div>
+      <p class="hint" id="gen-link-markdown-hint">
+        {schema.linkMarkdown.description}
+      </p>
+    </details>
+  );
+}
+
+function FilterOptions({ form, set, errors, schema }: FieldsProps) {
+  return (
+    <details class="more">
+      <summary>Path filters and token budget</summary>
+      <PatternsField id="gen-include" label="Only these paths (one pattern a line)" value={form.includePaths} onInput={set('includePaths')} hint={schema.includePaths.description} />
+      <PatternsField id="gen-exclude" label="Never these paths (one pattern a line)" value={form.excludePaths} onInput={set('excludePaths')} hint="For example /blog/ or /**/changelog" />
+      <Field
+        id="gen-max-tokens"
+        label="Token budget of llms-full.txt"
+        type="number"
+        value={form.maxTokens}
+        onInput={set('maxTokens')}
+        error={errors.maxTokens}
+        hint={`Optional, at least ${schema.maxTokens.minimum.toLocaleString('en')}: ${schema.maxTokens.description}`}
+        inputMode="numeric"
+      />
+    </details>
+  );
+}
+
 function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; balance: number | null; onStarted: (job: StartedJob) => void }) {
   const [form, setForm] = useState<FormState>(() => initialState(schema));
   const [errors, setErrors] = useState<Errors>({});
@@ -113,70 +201,12 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
     });
   };
 
+  const fields: FieldsProps = { form, set, errors, schema };
   return (
     <form onSubmit={submit} noValidate>
-      <Field id="gen-url" label="Website URL" type="url" value={form.url} onInput={set('url')} error={errors.url} required hint="For example https://docs.example.com" />
-      <div class="grid2">
-        <Field
-          id="gen-max"
-          label="Maximum pages"
-          type="number"
-          value={form.maxUrls}
-          onInput={set('maxUrls')}
-          error={errors.maxUrls}
-          hint={rangeHint(schema.maxUrls)}
-          inputMode="numeric"
-        />
-        <div class="field">
-          <label for="gen-method">Method</label>
-          <select id="gen-method" value={form.method} onChange={(e) => set('method')((e.target as HTMLSelectElement).value as GenerationMethod)}>
-            <option value="simple">Simple</option>
-            <option value="enhanced">{noAi ? 'Enhanced (needs an AI provider)' : 'Enhanced (AI descriptions)'}</option>
-          </select>
-        </div>
-      </div>
-      <div class="field checkbox">
-        <input id="gen-full" type="checkbox" checked={form.fullText} onChange={(e) => set('fullText')((e.target as HTMLInputElement).checked)} />
-        <label for="gen-full">Also build llms-full.txt (full text)</label>
-      </div>
-      <details class="more">
-        <summary>Rendering and markdown copies</summary>
-        <div class="field">
-          <label for="gen-render">Render pages in a browser</label>
-          <select id="gen-render" value={form.render} aria-describedby="gen-render-hint" onChange={(e) => set('render')((e.target as HTMLSelectElement).value as RenderMode)}>
-            {schema.render.values.map((mode) => (
-              <option key={mode} value={mode}>
-                {RENDER_LABELS[mode] ?? mode}
-              </option>
-            ))}
-          </select>
-          <p class="hint" id="gen-render-hint">
-            {schema.render.description}
-          </p>
-        </div>
-        <div class="field checkbox">
-          <input id="gen-link-markdown" type="checkbox" checked={form.linkMarkdown} aria-describedby="gen-link-markdown-hint" onChange={(e) => set('linkMarkdown')((e.target as HTMLInputElement).checked)} />
-          <label for="gen-link-markdown">Link each page to a markdown copy</label>
-        </div>
-        <p class="hint" id="gen-link-markdown-hint">
-          {schema.linkMarkdown.description}
-        </p>
-      </details>
-      <details class="more">
-        <summary>Path filters and token budget</summary>
-        <PatternsField id="gen-include" label="Only these paths (one pattern a line)" value={form.includePaths} onInput={set('includePaths')} hint={schema.includePaths.description} />
-        <PatternsField id="gen-exclude" label="Never these paths (one pattern a line)" value={form.excludePaths} onInput={set('excludePaths')} hint="For example /blog/ or /**/changelog" />
-        <Field
-          id="gen-max-tokens"
-          label="Token budget of llms-full.txt"
-          type="number"
-          value={form.maxTokens}
-          onInput={set('maxTokens')}
-          error={errors.maxTokens}
-          hint={`Optional, at least ${schema.maxTokens.minimum.toLocaleString('en')}: ${schema.maxTokens.description}`}
-          inputMode="numeric"
-        />
-      </details>
+      <MainFields {...fields} noAi={noAi} />
+      <RenderingOptions {...fields} />
+      <FilterOptions {...fields} />
       <CostLine {...estimate} balance={balance} blocked={priceBlockedBy(form, unfinished)} />
       <ErrorMessage error={error} />
       <button type="submit" disabled={busy}>

@@ -36,7 +36,8 @@ function statusLine(job: Shown): string {
   return (PHASES[job.phase] ?? ((d, t) => `${job.phase} ${d} of ${t}`))(done, total);
 }
 
-export function JobPanel({ started, onFinished }: { started: StartedJob; onFinished: () => void }) {
+/** The started job followed by polling until it finishes, and its cancellation; `onFinished` once it has. */
+function useJob(started: StartedJob, onFinished: () => void) {
   const [job, setJob] = useState<Shown>(() => fromStart(started));
   const [error, setError] = useState<unknown>(null);
   const [polls, setPolls] = useState(0);
@@ -75,7 +76,28 @@ export function JobPanel({ started, onFinished }: { started: StartedJob; onFinis
       setCanceling(false);
     }
   };
+  return { job, error, running, canceling, cancel };
+}
 
+/** A completed job's files and its site. */
+function JobFiles({ fileUrl, job }: { fileUrl: string; job: Shown }) {
+  return (
+    <p class="row">
+      <a href={fileUrl} target="_blank" rel="noopener">
+        Open llms.txt
+      </a>
+      {job.fullTextUrl ? (
+        <a href={job.fullTextUrl} target="_blank" rel="noopener">
+          Open llms-full.txt
+        </a>
+      ) : null}
+      <a href={`/sites/${job.siteId}`}>View site</a>
+    </p>
+  );
+}
+
+export function JobPanel({ started, onFinished }: { started: StartedJob; onFinished: () => void }) {
+  const { job, error, running, canceling, cancel } = useJob(started, onFinished);
   return (
     <div class="job" aria-live="polite">
       {job.message ? <p data-testid="job-message">{job.message}</p> : null}
@@ -94,19 +116,7 @@ export function JobPanel({ started, onFinished }: { started: StartedJob; onFinis
         </button>
       ) : null}
       <ErrorMessage error={error} />
-      {job.status === 'completed' && job.fileUrl ? (
-        <p class="row">
-          <a href={job.fileUrl} target="_blank" rel="noopener">
-            Open llms.txt
-          </a>
-          {job.fullTextUrl ? (
-            <a href={job.fullTextUrl} target="_blank" rel="noopener">
-              Open llms-full.txt
-            </a>
-          ) : null}
-          <a href={`/sites/${job.siteId}`}>View site</a>
-        </p>
-      ) : null}
+      {job.status === 'completed' && job.fileUrl ? <JobFiles fileUrl={job.fileUrl} job={job} /> : null}
     </div>
   );
 }

@@ -1,9 +1,39 @@
 import { useState } from 'preact/hooks';
 import { answer, api, ApiError, type Answer } from './api.ts';
-import { ErrorMessage, Field, PageHeading } from './ui.tsx';
+import { ErrorMessage, Field, PageHeading, sendForm } from './ui.tsx';
 import { Table } from './tables.tsx';
 
 type Report = Answer<'/api/v1/lint', 'post'>;
+
+/** A 400 answer is about the address, the form's only field: its message is shown there. */
+const addressMessage = (err: unknown) => (err instanceof ApiError && err.status === 400 ? err.message.replace(/^Validation error: /, '') : null);
+
+/** A report: its score, what was checked, and each finding with its line and severity. */
+function LintReport({ report }: { report: Report }) {
+  return (
+    <section class="card" aria-labelledby="lint-result" aria-live="polite">
+      <h2 id="lint-result">
+        Score: <span data-testid="lint-score">{report.score}</span>/100
+      </h2>
+      <p class="muted">
+        {report.fileUrl} · {report.links.checked} of {report.links.listed} links checked
+      </p>
+      {report.findings.length === 0 ? (
+        <p>No findings.</p>
+      ) : (
+        <Table
+          rows={report.findings.map((finding, index) => ({ ...finding, index }))}
+          rowKey={(finding) => String(finding.index)}
+          columns={[
+            { header: 'Line', cell: (finding) => finding.line ?? '' },
+            { header: 'Severity', cell: (finding) => finding.severity },
+            { header: 'Finding', cell: (finding) => finding.message },
+          ]}
+        />
+      )}
+    </section>
+  );
+}
 
 /** "Check an llms.txt": POST /lint on a URL, the score and each finding with its line. */
 export function LintPage() {
@@ -21,17 +51,12 @@ export function LintPage() {
       setFieldError("Enter the address of an llms.txt, or of any page of the site.");
       return document.getElementById('lint-url')?.focus();
     }
-    setBusy(true);
-    try {
-      setReport(await answer(api.POST('/api/v1/lint', { body: { url: url.trim() } })));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 400) {
-        setFieldError(err.message.replace(/^Validation error: /, ''));
-        document.getElementById('lint-url')?.focus();
-      } else setError(err);
-    } finally {
-      setBusy(false);
-    }
+    const request = async () => setReport(await answer(api.POST('/api/v1/lint', { body: { url: url.trim() } })));
+    const showFieldError = (message: string) => {
+      setFieldError(message);
+      document.getElementById('lint-url')?.focus();
+    };
+    await sendForm(request, { field: addressMessage, setFieldError: showFieldError, setError, setBusy });
   };
 
   return (
@@ -48,29 +73,7 @@ export function LintPage() {
         </form>
         <ErrorMessage error={error} />
       </section>
-      {report ? (
-        <section class="card" aria-labelledby="lint-result" aria-live="polite">
-          <h2 id="lint-result">
-            Score: <span data-testid="lint-score">{report.score}</span>/100
-          </h2>
-          <p class="muted">
-            {report.fileUrl} · {report.links.checked} of {report.links.listed} links checked
-          </p>
-          {report.findings.length === 0 ? (
-            <p>No findings.</p>
-          ) : (
-            <Table
-              rows={report.findings.map((finding, index) => ({ ...finding, index }))}
-              rowKey={(finding) => String(finding.index)}
-              columns={[
-                { header: 'Line', cell: (finding) => finding.line ?? '' },
-                { header: 'Severity', cell: (finding) => finding.severity },
-                { header: 'Finding', cell: (finding) => finding.message },
-              ]}
-            />
-          )}
-        </section>
-      ) : null}
+      {report ? <LintReport report={report} /> : null}
     </>
   );
 }

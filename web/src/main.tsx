@@ -38,20 +38,122 @@ function Home() {
   );
 }
 
-function App() {
-  const { path, query } = useLocation();
-  const s = useSession();
-  const loggedIn = s.loggedIn;
+/** The signed-in account, loaded again on each page and when `version` changes (null while logged out). */
+function useMe(loggedIn: boolean, path: string, version: number) {
   const [me, setMe] = useState<Me | null>(null);
-  const [meVersion, setMeVersion] = useState(0);
-
   useEffect(() => {
     if (!loggedIn) return setMe(null);
     answer(api.GET('/api/v1/accounts/me')).then(
       (r) => setMe(r.account),
       () => undefined,
     );
-  }, [loggedIn, meVersion, path]);
+  }, [loggedIn, version, path]);
+  return me;
+}
+
+function NotFoundPage() {
+  return (
+    <>
+      <PageHeading>Page not found</PageHeading>
+      <p>
+        <a href="/">Go to the home page</a>
+      </p>
+    </>
+  );
+}
+
+/** The site's header: its name and the main navigation, which depends on whether the user is logged in. */
+function TopBar({ path, loggedIn }: { path: string; loggedIn: boolean }) {
+  const link = (href: string, label: string) => (
+    <li>
+      <a href={href} aria-current={path === href || (href !== '/' && path.startsWith(href + '/')) ? 'page' : undefined}>
+        {label}
+      </a>
+    </li>
+  );
+  const doLogout = async () => {
+    await logout();
+    navigate('/login');
+  };
+  return (
+    <header class="top">
+      <a class="brand" href={loggedIn ? "/dashboard" : "/"} aria-label="llms.txt service, home">
+        llms.txt
+      </a>
+      <nav aria-label="Main">
+        <ul>
+          {loggedIn ? (
+            <>
+              {link('/dashboard', 'Dashboard')}
+              {link('/sites', 'Sites')}
+              {link('/discovery', 'Discovery')}
+              {link('/lint', 'Check llms.txt')}
+              {link('/keys', 'API keys')}
+              {link('/webhooks', 'Webhooks')}
+              {link('/pricing', 'Pricing')}
+              {link('/profile', 'Profile')}
+              <li>
+                <button type="button" class="linklike" onClick={doLogout}>
+                  Log out
+                </button>
+              </li>
+            </>
+          ) : (
+            <>
+              {link('/pricing', 'Pricing')}
+              {link('/login', 'Log in')}
+              {link('/signup', 'Sign up')}
+            </>
+          )}
+        </ul>
+      </nav>
+    </header>
+  );
+}
+
+/** What the whole dashboard says above any page: an outage of the service, a deleted account. */
+function Banners({ outage, deleted }: { outage: boolean; deleted: boolean }) {
+  return (
+    <>
+      {outage ? (
+        <div class="banner" role="alert">
+          <strong>The service is having trouble right now.</strong> Some information could not be loaded; it may be out of date. Please try again in a moment.
+        </div>
+      ) : null}
+      {deleted ? (
+        <div class="notice success" role="status">
+          Your account was deleted.
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** The page of each client route, given the route's id and what the pages need of the app. */
+function routePages(s: typeof session, query: URLSearchParams, me: Me | null, accountChanged: () => void): Record<ClientRoute, (id: string) => preact.JSX.Element> {
+  return {
+    '/': () => <Home />,
+    '/signup': () => <SignupPage />,
+    '/login': () => <LoginPage reason={s.endedReason} />,
+    '/pricing': () => <PricingPage query={query} plan={me?.plan ?? null} />,
+    '/dashboard': () => <DashboardPage query={query} me={me} onAccountChanged={accountChanged} />,
+    '/sites': () => <SitesPage query={query} />,
+    '/sites/:id': (id) => <SitePage id={id} plan={me?.plan ?? 'free'} />,
+    '/discovery': () => <DiscoveryPage />,
+    '/discovery/:id': (id) => <DiscoveryJobPage id={id} />,
+    '/keys': () => <KeysPage />,
+    '/webhooks': () => <WebhooksPage />,
+    '/profile': () => <ProfilePage me={me} onSaved={accountChanged} />,
+    '/lint': () => <LintPage />,
+  };
+}
+
+function App() {
+  const { path, query } = useLocation();
+  const s = useSession();
+  const loggedIn = s.loggedIn;
+  const [meVersion, setMeVersion] = useState(0);
+  const me = useMe(loggedIn, path, meVersion);
 
   const match = matchClientRoute(path);
   const needsLogin = match !== null && !match.isPublic;
@@ -60,94 +162,18 @@ function App() {
     if (loggedIn && (path === '/login' || path === '/')) navigate('/dashboard', true);
   }, [needsLogin, loggedIn, path]);
 
-  const doLogout = async () => {
-    await logout();
-    navigate('/login');
-  };
-
-  const pages: Record<ClientRoute, (id: string) => preact.JSX.Element> = {
-    '/': () => <Home />,
-    '/signup': () => <SignupPage />,
-    '/login': () => <LoginPage reason={s.endedReason} />,
-    '/pricing': () => <PricingPage query={query} plan={me?.plan ?? null} />,
-    '/dashboard': () => <DashboardPage query={query} me={me} onAccountChanged={() => setMeVersion((v) => v + 1)} />,
-    '/sites': () => <SitesPage query={query} />,
-    '/sites/:id': (id) => <SitePage id={id} plan={me?.plan ?? 'free'} />,
-    '/discovery': () => <DiscoveryPage />,
-    '/discovery/:id': (id) => <DiscoveryJobPage id={id} />,
-    '/keys': () => <KeysPage />,
-    '/webhooks': () => <WebhooksPage />,
-    '/profile': () => <ProfilePage me={me} onSaved={() => setMeVersion((v) => v + 1)} />,
-    '/lint': () => <LintPage />,
-  };
   let page;
-  if (match && (match.isPublic || loggedIn)) page = pages[match.route](match.id);
+  if (match && (match.isPublic || loggedIn)) page = routePages(s, query, me, () => setMeVersion((v) => v + 1))[match.route](match.id);
   else if (match) page = null;
-  else
-    page = (
-      <>
-        <PageHeading>Page not found</PageHeading>
-        <p>
-          <a href="/">Go to the home page</a>
-        </p>
-      </>
-    );
-
-  const link = (href: string, label: string) => (
-    <li>
-      <a href={href} aria-current={path === href || (href !== '/' && path.startsWith(href + '/')) ? 'page' : undefined}>
-        {label}
-      </a>
-    </li>
-  );
+  else page = <NotFoundPage />;
 
   return (
     <div onClick={onLinkClick as any}>
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="top">
-        <a class="brand" href={loggedIn ? "/dashboard" : "/"} aria-label="llms.txt service, home">
-          llms.txt
-        </a>
-        <nav aria-label="Main">
-          <ul>
-            {loggedIn ? (
-              <>
-                {link('/dashboard', 'Dashboard')}
-                {link('/sites', 'Sites')}
-                {link('/discovery', 'Discovery')}
-                {link('/lint', 'Check llms.txt')}
-                {link('/keys', 'API keys')}
-                {link('/webhooks', 'Webhooks')}
-                {link('/pricing', 'Pricing')}
-                {link('/profile', 'Profile')}
-                <li>
-                  <button type="button" class="linklike" onClick={doLogout}>
-                    Log out
-                  </button>
-                </li>
-              </>
-            ) : (
-              <>
-                {link('/pricing', 'Pricing')}
-                {link('/login', 'Log in')}
-                {link('/signup', 'Sign up')}
-              </>
-            )}
-          </ul>
-        </nav>
-      </header>
-      {s.outage ? (
-        <div class="banner" role="alert">
-          <strong>The service is having trouble right now.</strong> Some information could not be loaded; it may be out of date. Please try again in a moment.
-        </div>
-      ) : null}
-      {query.get('deleted') ? (
-        <div class="notice success" role="status">
-          Your account was deleted.
-        </div>
-      ) : null}
+      <TopBar path={path} loggedIn={loggedIn} />
+      <Banners outage={!!s.outage} deleted={!!query.get('deleted')} />
       <main id="main">{page}</main>
       <footer class="foot">
         <a href="/docs">API reference</a>

@@ -40,20 +40,12 @@ function PagesNote({ credits, perCredit }: { credits: number; perCredit: PagesPe
 }
 
 const ACTIVE = ['active', 'trialing', 'past_due'];
+type Cycle = 'monthly' | 'yearly';
 
-export function PricingPage({ query, plan }: { query: URLSearchParams; plan: string | null }) {
-  const loggedIn = session.loggedIn;
-  const [cycle, setCycle] = useState<'monthly' | 'yearly'>('monthly');
+/** Starts a hosted checkout or portal session and goes there: which one is opening (its key), and the error if it failed. */
+function useRedirect() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const plans = useLoad(() => answer(publicApi.GET('/api/v1/plans')));
-  const packages = useLoad(() => answer(publicApi.GET('/api/v1/credits/packages')));
-  const current = useLoad(() => (loggedIn ? answer(api.GET('/api/v1/subscriptions/current')) : Promise.resolve({ subscription: null })), [loggedIn]);
-  const subscription = current.data?.subscription;
-  const subscribed = !!subscription && ACTIVE.includes(subscription.status);
-  const origin = location.origin;
-
-  /** Starts a hosted checkout or portal session and goes there. */
   const redirect = async (key: string, start: () => Promise<{ url: string }>) => {
     setError(null);
     setBusy(key);
@@ -65,6 +57,12 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
       setBusy(null);
     }
   };
+  return { error, busy, redirect };
+}
+
+/** The checkout sessions and the billing portal the page opens, each returning to the dashboard or here. */
+function checkouts(redirect: ReturnType<typeof useRedirect>['redirect'], cycle: Cycle) {
+  const origin = location.origin;
   const buy = (pkg: Package) =>
     redirect(`pkg-${pkg.id}`, () =>
       answer(
@@ -91,65 +89,122 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
       ),
     );
   const manage = () => redirect('portal', () => answer(api.POST('/api/v1/subscriptions/portal', { body: { returnUrl: `${origin}/pricing` } })));
+  return { buy, subscribe, manage };
+}
+
+type Subscription = Answer<'/api/v1/subscriptions/current', 'get'>['subscription'];
+
+/** The signed-in user's plan, with "Manage billing" once they have a subscription. */
+function CurrentPlan({ subscription, subscribed, plan, busy, onManage }: { subscription: Subscription | undefined; subscribed: boolean; plan: string | null; busy: boolean; onManage: () => void }) {
+  return (
+    <>
+      <p>
+        Your plan: <strong data-testid="current-plan">{subscribed && subscription ? `${subscription.planId} (${subscription.billingCycle})` : plan ?? '…'}</strong>
+        {subscription?.cancelAtPeriodEnd ? ' · ends at the end of the period' : ''}
+      </p>
+      {subscription ? (
+        <p>
+          <button type="button" onClick={onManage} disabled={busy}>
+            Manage billing
+          </button>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function CycleToggle({ cycle, onChange }: { cycle: Cycle; onChange: (cycle: Cycle) => void }) {
+  return (
+    <fieldset class="toggle">
+      <legend>Billing cycle</legend>
+      <label>
+        <input type="radio" name="cycle" value="monthly" checked={cycle === 'monthly'} onChange={() => onChange('monthly')} /> Monthly
+      </label>
+      <label>
+        <input type="radio" name="cycle" value="yearly" checked={cycle === 'yearly'} onChange={() => onChange('yearly')} /> Yearly
+      </label>
+    </fieldset>
+  );
+}
+
+/** Who may subscribe to a plan: a visitor signs up first, a subscriber changes plans in billing. */
+type Subscriber = { loggedIn: boolean; subscribed: boolean; currentPlanId: string | undefined; busy: string | null };
+
+function PlanCard({ plan: p, cycle, perCredit, who, onSubscribe }: { plan: Plan; cycle: Cycle; perCredit: PagesPerCredit | undefined; who: Subscriber; onSubscribe: (p: Plan) => void }) {
+  return (
+    <article class="card plan" aria-labelledby={`plan-${p.id}`}>
+      <h3 id={`plan-${p.id}`}>{p.name}</h3>
+      <p class="price">
+        {cycle === 'monthly' ? formatCents(p.priceCents) : formatCents(p.yearlyPriceCents)}
+        <span class="muted"> / {cycle === 'monthly' ? 'month' : 'year'}</span>
+      </p>
+      <p>{p.monthlyCredits.toLocaleString()} credits every month</p>
+      <PagesNote credits={p.monthlyCredits} perCredit={perCredit} />
+      {!who.loggedIn ? (
+        <a class="button" href="/signup">
+          Sign up to subscribe
+        </a>
+      ) : who.subscribed ? (
+        who.currentPlanId === p.id ? (
+          <p class="muted">Your current plan</p>
+        ) : (
+          <p class="muted">Change plans in billing</p>
+        )
+      ) : (
+        <button type="button" onClick={() => onSubscribe(p)} disabled={who.busy !== null} aria-label={`Subscribe to ${p.name} ${cycle}`}>
+          {who.busy === `plan-${p.id}` ? 'Opening checkout…' : 'Subscribe'}
+        </button>
+      )}
+    </article>
+  );
+}
+
+function PackageCard({ pkg, perCredit, loggedIn, busy, onBuy }: { pkg: Package; perCredit: PagesPerCredit | undefined; loggedIn: boolean; busy: string | null; onBuy: (pkg: Package) => void }) {
+  return (
+    <article class="card plan" aria-labelledby={`pkg-${pkg.id}`}>
+      <h3 id={`pkg-${pkg.id}`}>{pkg.name}</h3>
+      <p class="price">{formatCents(pkg.priceCents)}</p>
+      <p>{pkg.credits.toLocaleString()} credits</p>
+      <PagesNote credits={pkg.credits} perCredit={perCredit} />
+      {loggedIn ? (
+        <button type="button" onClick={() => onBuy(pkg)} disabled={busy !== null} aria-label={`Buy ${pkg.name}`}>
+          {busy === `pkg-${pkg.id}` ? 'Opening checkout…' : 'Buy'}
+        </button>
+      ) : (
+        <a class="button" href="/signup">
+          Sign up to buy
+        </a>
+      )}
+    </article>
+  );
+}
+
+export function PricingPage({ query, plan }: { query: URLSearchParams; plan: string | null }) {
+  const loggedIn = session.loggedIn;
+  const [cycle, setCycle] = useState<Cycle>('monthly');
+  const { error, busy, redirect } = useRedirect();
+  const plans = useLoad(() => answer(publicApi.GET('/api/v1/plans')));
+  const packages = useLoad(() => answer(publicApi.GET('/api/v1/credits/packages')));
+  const current = useLoad(() => (loggedIn ? answer(api.GET('/api/v1/subscriptions/current')) : Promise.resolve({ subscription: null })), [loggedIn]);
+  const subscription = current.data?.subscription;
+  const subscribed = !!subscription && ACTIVE.includes(subscription.status);
+  const { buy, subscribe, manage } = checkouts(redirect, cycle);
+  const perCredit = plans.data?.pagesPerCredit;
+  const who: Subscriber = { loggedIn, subscribed, currentPlanId: subscription?.planId, busy };
 
   return (
     <>
       <PageHeading>Pricing</PageHeading>
       {query.get('checkout') === 'canceled' ? <Notice>Checkout canceled. Nothing was charged.</Notice> : null}
-      {loggedIn ? (
-        <p>
-          Your plan: <strong data-testid="current-plan">{subscribed && subscription ? `${subscription.planId} (${subscription.billingCycle})` : plan ?? '…'}</strong>
-          {subscription?.cancelAtPeriodEnd ? ' · ends at the end of the period' : ''}
-        </p>
-      ) : null}
-      {loggedIn && subscription ? (
-        <p>
-          <button type="button" onClick={manage} disabled={busy !== null}>
-            Manage billing
-          </button>
-        </p>
-      ) : null}
+      {loggedIn ? <CurrentPlan subscription={subscription} subscribed={subscribed} plan={plan} busy={busy !== null} onManage={manage} /> : null}
       <ErrorMessage error={error} />
-      {plans.data ? <CreditValue perCredit={plans.data.pagesPerCredit} /> : null}
+      {perCredit ? <CreditValue perCredit={perCredit} /> : null}
       <section aria-labelledby="plans-title">
         <h2 id="plans-title">Plans</h2>
-        <fieldset class="toggle">
-          <legend>Billing cycle</legend>
-          <label>
-            <input type="radio" name="cycle" value="monthly" checked={cycle === 'monthly'} onChange={() => setCycle('monthly')} /> Monthly
-          </label>
-          <label>
-            <input type="radio" name="cycle" value="yearly" checked={cycle === 'yearly'} onChange={() => setCycle('yearly')} /> Yearly
-          </label>
-        </fieldset>
+        <CycleToggle cycle={cycle} onChange={setCycle} />
         <ErrorMessage error={plans.error} />
         <div class="cards">
-          {plans.data?.plans.map((p) => (
-            <article class="card plan" key={p.id} aria-labelledby={`plan-${p.id}`}>
-              <h3 id={`plan-${p.id}`}>{p.name}</h3>
-              <p class="price">
-                {cycle === 'monthly' ? formatCents(p.priceCents) : formatCents(p.yearlyPriceCents)}
-                <span class="muted"> / {cycle === 'monthly' ? 'month' : 'year'}</span>
-              </p>
-              <p>{p.monthlyCredits.toLocaleString()} credits every month</p>
-              <PagesNote credits={p.monthlyCredits} perCredit={plans.data?.pagesPerCredit} />
-              {!loggedIn ? (
-                <a class="button" href="/signup">
-                  Sign up to subscribe
-                </a>
-              ) : subscribed ? (
-                subscription?.planId === p.id ? (
-                  <p class="muted">Your current plan</p>
-                ) : (
-                  <p class="muted">Change plans in billing</p>
-                )
-              ) : (
-                <button type="button" onClick={() => subscribe(p)} disabled={busy !== null} aria-label={`Subscribe to ${p.name} ${cycle}`}>
-                  {busy === `plan-${p.id}` ? 'Opening checkout…' : 'Subscribe'}
-                </button>
-              )}
-            </article>
-          ))}
+          {plans.data?.plans.map((p) => <PlanCard key={p.id} plan={p} cycle={cycle} perCredit={perCredit} who={who} onSubscribe={subscribe} />)}
         </div>
       </section>
       <section aria-labelledby="packages-title">
@@ -157,23 +212,7 @@ export function PricingPage({ query, plan }: { query: URLSearchParams; plan: str
         <p>One-off credits that never expire.</p>
         <ErrorMessage error={packages.error} />
         <div class="cards">
-          {packages.data?.packages.map((pkg) => (
-            <article class="card plan" key={pkg.id} aria-labelledby={`pkg-${pkg.id}`}>
-              <h3 id={`pkg-${pkg.id}`}>{pkg.name}</h3>
-              <p class="price">{formatCents(pkg.priceCents)}</p>
-              <p>{pkg.credits.toLocaleString()} credits</p>
-              <PagesNote credits={pkg.credits} perCredit={plans.data?.pagesPerCredit} />
-              {loggedIn ? (
-                <button type="button" onClick={() => buy(pkg)} disabled={busy !== null} aria-label={`Buy ${pkg.name}`}>
-                  {busy === `pkg-${pkg.id}` ? 'Opening checkout…' : 'Buy'}
-                </button>
-              ) : (
-                <a class="button" href="/signup">
-                  Sign up to buy
-                </a>
-              )}
-            </article>
-          ))}
+          {packages.data?.packages.map((pkg) => <PackageCard key={pkg.id} pkg={pkg} perCredit={perCredit} loggedIn={loggedIn} busy={busy} onBuy={buy} />)}
         </div>
       </section>
     </>

@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { answer, api, formatDate, type Answer } from './api.ts';
-import { ErrorMessage, Notice } from './ui.tsx';
+import { ErrorMessage, Notice, useAction } from './ui.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
 
@@ -44,60 +44,36 @@ function CronForm({ initial, busy, onSave }: { initial: string; busy: boolean; o
   );
 }
 
-export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => void }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const schedule = site.schedule;
-  const preset = schedule ? (PRESETS.some(([value]) => value === schedule.frequency) ? schedule.frequency : CUSTOM) : '';
-  const [choice, setChoice] = useState(preset);
-  useEffect(() => setChoice(preset), [preset]);
-  const params = { params: { path: { siteId: site.id } } };
-
-  const save = async (frequency: string) => {
-    setBusy(true);
-    setError(null);
-    try {
-      if (frequency) await answer(api.PUT('/api/v1/sites/{siteId}/schedule', { ...params, body: { frequency } }));
-      else await answer(api.DELETE('/api/v1/sites/{siteId}/schedule', params));
-      onChange();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
-  const choose = (value: string) => {
-    setChoice(value);
-    if (value !== CUSTOM) void save(value);
-  };
-
+/** The frequency select, with the cron form (starting from the schedule's own expression, `cron`) when "Custom" is chosen. */
+function FrequencyChoice({ choice, cron, busy, onChoose, onSave }: { choice: string; cron: string; busy: boolean; onChoose: (value: string) => void; onSave: (cron: string) => void }) {
   return (
-    <section class="card" aria-labelledby="schedule-title">
-      <h2 id="schedule-title">Scheduled refresh</h2>
-      <p class="muted">The site is checked on schedule and regenerated, at the usual cost, only when its pages changed.</p>
-      {site.lastGenerationOptions ? (
-        <>
-          <div class="field inline">
-            <label for="schedule-frequency">Refresh</label>
-            <select id="schedule-frequency" value={choice} disabled={busy} onChange={(e) => choose((e.target as HTMLSelectElement).value)}>
-              <option value="">Never</option>
-              {PRESETS.map(([value, text]) => (
-                <option key={value} value={value}>
-                  {text}
-                </option>
-              ))}
-              <option value={CUSTOM}>Custom (cron)</option>
-            </select>
-          </div>
-          {choice === CUSTOM ? <CronForm initial={preset === CUSTOM ? schedule!.frequency : ''} busy={busy} onSave={save} /> : null}
-        </>
-      ) : (
-        <Notice>A site can be scheduled once it has a completed generation.</Notice>
-      )}
+    <>
+      <div class="field inline">
+        <label for="schedule-frequency">Refresh</label>
+        <select id="schedule-frequency" value={choice} disabled={busy} onChange={(e) => onChoose((e.target as HTMLSelectElement).value)}>
+          <option value="">Never</option>
+          {PRESETS.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+          <option value={CUSTOM}>Custom (cron)</option>
+        </select>
+      </div>
+      {choice === CUSTOM ? <CronForm initial={cron} busy={busy} onSave={onSave} /> : null}
+    </>
+  );
+}
+
+/** What the schedule is doing (paused, next and last check) and what the last generation changed. */
+function ScheduleState({ site, custom }: { site: Site; custom: boolean }) {
+  const schedule = site.schedule;
+  return (
+    <>
       {schedule?.status === 'paused' ? <Notice kind="warning">Paused: {schedule.pausedReason} Choose a frequency again to resume.</Notice> : null}
       {schedule ? (
         <p data-testid="schedule-state">
-          {preset === CUSTOM ? `Runs on ${schedule.frequency} (UTC). ` : ''}
+          {custom ? `Runs on ${schedule.frequency} (UTC). ` : ''}
           {schedule.nextRunAt ? `Next check ${formatDate(schedule.nextRunAt)}.` : ''}
           {schedule.lastCheckedAt ? ` Last checked ${formatDate(schedule.lastCheckedAt)}: ${schedule.lastOutcome}.` : ' Not checked yet.'}
         </p>
@@ -110,6 +86,39 @@ export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => v
           </a>
         </p>
       ) : null}
+    </>
+  );
+}
+
+export function ScheduleCard({ site, onChange }: { site: Site; onChange: () => void }) {
+  const { busy, error, act } = useAction();
+  const schedule = site.schedule;
+  const preset = schedule ? (PRESETS.some(([value]) => value === schedule.frequency) ? schedule.frequency : CUSTOM) : '';
+  const [choice, setChoice] = useState(preset);
+  useEffect(() => setChoice(preset), [preset]);
+  const params = { params: { path: { siteId: site.id } } };
+
+  const save = (frequency: string) =>
+    act(async () => {
+      if (frequency) await answer(api.PUT('/api/v1/sites/{siteId}/schedule', { ...params, body: { frequency } }));
+      else await answer(api.DELETE('/api/v1/sites/{siteId}/schedule', params));
+      onChange();
+    });
+  const choose = (value: string) => {
+    setChoice(value);
+    if (value !== CUSTOM) void save(value);
+  };
+
+  return (
+    <section class="card" aria-labelledby="schedule-title">
+      <h2 id="schedule-title">Scheduled refresh</h2>
+      <p class="muted">The site is checked on schedule and regenerated, at the usual cost, only when its pages changed.</p>
+      {site.lastGenerationOptions ? (
+        <FrequencyChoice choice={choice} cron={preset === CUSTOM ? schedule!.frequency : ''} busy={busy} onChoose={choose} onSave={save} />
+      ) : (
+        <Notice>A site can be scheduled once it has a completed generation.</Notice>
+      )}
+      <ScheduleState site={site} custom={preset === CUSTOM} />
       <ErrorMessage error={error} />
     </section>
   );

@@ -4,7 +4,7 @@ import { LlmsPreview } from './llms-outline.tsx';
 import { McpCard } from './mcp-card.tsx';
 import { ScheduleCard } from './schedule-card.tsx';
 import { SiteActions } from './site-actions.tsx';
-import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useLoad, NotFound, FilterSelect } from './ui.tsx';
+import { CopyButton, ErrorMessage, Notice, PageHeading, Pager, Status, useAction, useLoad, NotFound, FilterSelect } from './ui.tsx';
 import { Table, UrlTable, lastModifiedColumn } from './tables.tsx';
 
 type Site = Answer<'/api/v1/sites/{siteId}', 'get'>;
@@ -72,8 +72,7 @@ async function fileText(url: string): Promise<string> {
 }
 
 function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, act } = useAction();
   if (plan === 'free') {
     return (
       <p class="muted">
@@ -81,10 +80,8 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
       </p>
     );
   }
-  const run = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const run = () =>
+    act(async () => {
       const blob = await answer(
         api.GET('/api/v1/sites/{siteId}/markdown/export', { params: { path: { siteId }, query: { format: 'combined' } }, parseAs: 'blob' }),
       );
@@ -93,12 +90,7 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
       link.download = `site-${siteId}.md`;
       link.click();
       setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <>
       <button type="button" class="secondary" onClick={run} disabled={busy}>
@@ -109,14 +101,99 @@ function MarkdownExport({ siteId, plan }: { siteId: string; plan: string }) {
   );
 }
 
-export function SitePage({ id, plan }: { id: string; plan: string }) {
-  const site = useLoad(() => answer(api.GET('/api/v1/sites/{siteId}', { params: { path: { siteId: id } } })), [id]);
+/** A hosted file: its link, size, and buttons to copy or download it. */
+function FileLink({ url, name, size, encoding }: { url: string; name: string; size: FileSize | null | undefined; encoding: string | undefined }) {
+  return (
+    <li>
+      <a href={url} target="_blank" rel="noopener">
+        {name}
+      </a>
+      <FileSizeNote size={size} encoding={encoding} />{' '}
+      <CopyButton text={() => fileText(url)} label={`Copy ${name}`} />{' '}
+      <a class="button secondary" href={url} download={name}>
+        Download {name}
+      </a>
+    </li>
+  );
+}
+
+/** The site's files card: its status, its hosted files (or why there are none yet), its last failure, the markdown export. */
+function FilesCard({ site: s, plan }: { site: Site; plan: string }) {
+  return (
+    <section class="card" aria-labelledby="files-title">
+      <h2 id="files-title">Files</h2>
+      <p>
+        Status: <Status value={s.status} /> · updated {formatDate(s.updatedAt)}
+        {s.lastGenerationOptions ? ` · ${optionsSummary(s.lastGenerationOptions)}` : ''}
+      </p>
+      {hasFiles(s) ? (
+        <ul class="plain files">
+          <FileLink url={s.fileUrl} name="llms.txt" size={s.files?.llmsTxt} encoding={s.files?.tokenEncoding} />
+          {s.fullTextUrl ? <FileLink url={s.fullTextUrl} name="llms-full.txt" size={s.files?.llmsFullTxt} encoding={s.files?.tokenEncoding} /> : null}
+        </ul>
+      ) : s.status === 'failed' ? null : (
+        <Notice>The files appear here once the generation completes.</Notice>
+      )}
+      {s.lastFailure ? (
+        <Notice kind="warning">
+          <span data-testid="last-failure">
+            The last generation failed {formatDate(s.lastFailure.at)}: {s.lastFailure.message}
+          </span>
+        </Notice>
+      ) : null}
+      <MarkdownExport siteId={s.id} plan={plan} />
+    </section>
+  );
+}
+
+/** The site's mapped URLs, a page at a time, filtered by status. */
+function MappedUrls({ siteId }: { siteId: string }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState<UrlStatus | ''>('');
   const urls = useLoad(
-    () => answer(api.GET('/api/v1/sites/{siteId}/urls', { params: { path: { siteId: id }, query: { page, limit: 25, ...(status ? { status } : {}) } } })),
-    [id, page, status],
+    () => answer(api.GET('/api/v1/sites/{siteId}/urls', { params: { path: { siteId }, query: { page, limit: 25, ...(status ? { status } : {}) } } })),
+    [siteId, page, status],
   );
+  return (
+    <section class="card" aria-labelledby="urls-title">
+      <h2 id="urls-title">Mapped URLs</h2>
+      <FilterSelect
+        id="url-status"
+        label="Status"
+        value={status}
+        choices={[['pending', 'Pending'], ['scraped', 'Scraped'], ['failed', 'Failed']]}
+        onChange={(value) => {
+          setStatus(value);
+          setPage(1);
+        }}
+      />
+      <UrlTable
+        load={urls}
+        rowKey={(u) => u.id}
+        label="Mapped URL pages"
+        onPage={setPage}
+        columns={[
+          {
+            header: 'Page',
+            cell: (u) => (
+              <>
+                <a href={u.url} target="_blank" rel="noopener">
+                  {u.title || u.url}
+                </a>
+                {u.description ? <div class="muted small">{u.description}</div> : null}
+              </>
+            ),
+          },
+          { header: 'Status', cell: (u) => <Status value={u.status} /> },
+          lastModifiedColumn(),
+        ]}
+      />
+    </section>
+  );
+}
+
+export function SitePage({ id, plan }: { id: string; plan: string }) {
+  const site = useLoad(() => answer(api.GET('/api/v1/sites/{siteId}', { params: { path: { siteId: id } } })), [id]);
   if (site.error instanceof ApiError && (site.error.status === 404 || site.error.status === 403)) {
     return <NotFound title="Site not found" message={site.error.message} back="/sites" backLabel="Back to your sites" />;
   }
@@ -125,91 +202,12 @@ export function SitePage({ id, plan }: { id: string; plan: string }) {
     <>
       <PageHeading>{s ? s.url : 'Site'}</PageHeading>
       <ErrorMessage error={site.error} />
-      {s ? (
-        <section class="card" aria-labelledby="files-title">
-          <h2 id="files-title">Files</h2>
-          <p>
-            Status: <Status value={s.status} /> · updated {formatDate(s.updatedAt)}
-            {s.lastGenerationOptions ? ` · ${optionsSummary(s.lastGenerationOptions)}` : ''}
-          </p>
-          {hasFiles(s) ? (
-            <ul class="plain files">
-              <li>
-                <a href={s.fileUrl} target="_blank" rel="noopener">
-                  llms.txt
-                </a>
-                <FileSizeNote size={s.files?.llmsTxt} encoding={s.files?.tokenEncoding} />{' '}
-                <CopyButton text={() => fileText(s.fileUrl)} label="Copy llms.txt" />{' '}
-                <a class="button secondary" href={s.fileUrl} download="llms.txt">
-                  Download llms.txt
-                </a>
-              </li>
-              {s.fullTextUrl ? (
-                <li>
-                  <a href={s.fullTextUrl} target="_blank" rel="noopener">
-                    llms-full.txt
-                  </a>
-                  <FileSizeNote size={s.files?.llmsFullTxt} encoding={s.files?.tokenEncoding} />{' '}
-                  <CopyButton text={() => fileText(s.fullTextUrl!)} label="Copy llms-full.txt" />{' '}
-                  <a class="button secondary" href={s.fullTextUrl} download="llms-full.txt">
-                    Download llms-full.txt
-                  </a>
-                </li>
-              ) : null}
-            </ul>
-          ) : s.status === 'failed' ? null : (
-            <Notice>The files appear here once the generation completes.</Notice>
-          )}
-          {s.lastFailure ? (
-            <Notice kind="warning">
-              <span data-testid="last-failure">
-                The last generation failed {formatDate(s.lastFailure.at)}: {s.lastFailure.message}
-              </span>
-            </Notice>
-          ) : null}
-          <MarkdownExport siteId={s.id} plan={plan} />
-        </section>
-      ) : site.loading ? (
-        <p>Loading…</p>
-      ) : null}
+      {s ? <FilesCard site={s} plan={plan} /> : site.loading ? <p>Loading…</p> : null}
       {s && hasFiles(s) ? <LlmsPreview fileUrl={s.fileUrl} version={s.updatedAt} /> : null}
       {s ? <SiteActions site={s} onChange={site.reload} /> : null}
       {s ? <ScheduleCard site={s} onChange={site.reload} /> : null}
       {s && hasFiles(s) ? <McpCard siteId={s.id} hasFullText={Boolean(s.fullTextUrl)} /> : null}
-      <section class="card" aria-labelledby="urls-title">
-        <h2 id="urls-title">Mapped URLs</h2>
-        <FilterSelect
-          id="url-status"
-          label="Status"
-          value={status}
-          choices={[['pending', 'Pending'], ['scraped', 'Scraped'], ['failed', 'Failed']]}
-          onChange={(value) => {
-            setStatus(value);
-            setPage(1);
-          }}
-        />
-        <UrlTable
-          load={urls}
-          rowKey={(u) => u.id}
-          label="Mapped URL pages"
-          onPage={setPage}
-          columns={[
-            {
-              header: 'Page',
-              cell: (u) => (
-                <>
-                  <a href={u.url} target="_blank" rel="noopener">
-                    {u.title || u.url}
-                  </a>
-                  {u.description ? <div class="muted small">{u.description}</div> : null}
-                </>
-              ),
-            },
-            { header: 'Status', cell: (u) => <Status value={u.status} /> },
-            lastModifiedColumn(),
-          ]}
-        />
-      </section>
+      <MappedUrls siteId={id} />
     </>
   );
 }

@@ -56,18 +56,19 @@ export function fieldMessage(err: unknown, field: string): string | null {
 
 /**
  * Sends a form's request with the form busy meanwhile: the API's validation error about `field`
- * is shown at that field, any other error above the form (ErrorMessage).
+ * (or, when `field` is a function, an error it gives a message for) is shown at that field, any
+ * other error (every one, without `field`) above the form (ErrorMessage).
  */
 export async function sendForm(
   request: () => Promise<void>,
-  form: { field: string; setFieldError: (message: string) => void; setError: (err: unknown) => void; setBusy: (busy: boolean) => void },
+  form: { field?: string | ((err: unknown) => string | null); setFieldError?: (message: string) => void; setError: (err: unknown) => void; setBusy: (busy: boolean) => void },
 ): Promise<void> {
   form.setBusy(true);
   try {
     await request();
   } catch (err) {
-    const message = fieldMessage(err, form.field);
-    if (message !== null) form.setFieldError(message);
+    const message = typeof form.field === 'function' ? form.field(err) : form.field === undefined ? null : fieldMessage(err, form.field);
+    if (message !== null && form.setFieldError) form.setFieldError(message);
     else form.setError(err);
   } finally {
     form.setBusy(false);

@@ -77,12 +77,31 @@ function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
+/** An endpoint's address, status, events and age, and why it is disabled when it is. */
+function EndpointSummary({ endpoint }: { endpoint: Endpoint }) {
+  return (
+    <>
+      <h3 class="break">{endpoint.url}</h3>
+      <p>
+        <Status value={endpoint.status} /> {endpoint.events.map((e) => <code key={e}>{e} </code>)}
+        <span class="muted"> · added {formatDate(endpoint.createdAt)}</span>
+      </p>
+      {endpoint.status === 'disabled' ? (
+        <Notice kind="warning">
+          Disabled {formatDate(endpoint.disabledAt)}: every attempt failed for a day. New events are not sent to it until you enable it.
+        </Notice>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * What an endpoint card's buttons do: send a test event (then open the log, `onTested`), enable,
+ * delete; busy while one runs, its error, and its answer's message as the card's notice.
+ */
+function useEndpointActions(endpoint: Endpoint, onChange: () => void, onTested: () => void) {
   const action = useAction();
-  const { busy, error } = action;
   const [notice, setNotice] = useState<string | null>(null);
-  const [showLog, setShowLog] = useState(false);
-  const [logVersion, setLogVersion] = useState(0);
   const path = { params: { path: { id: endpoint.id } } };
 
   /** Runs an action whose answer's message, if any, is shown as the card's notice. */
@@ -94,8 +113,7 @@ function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: ()
   const sendTest = () =>
     act(async () => {
       const result = await answer(api.POST('/api/v1/webhooks/endpoints/{id}/test', path));
-      setShowLog(true);
-      setLogVersion((v) => v + 1);
+      onTested();
       return result.message;
     });
   const enable = () =>
@@ -112,19 +130,20 @@ function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: ()
       return null;
     });
   };
+  return { busy: action.busy, error: action.error, notice, sendTest, enable, remove };
+}
+
+function EndpointCard({ endpoint, onChange }: { endpoint: Endpoint; onChange: () => void }) {
+  const [showLog, setShowLog] = useState(false);
+  const [logVersion, setLogVersion] = useState(0);
+  const { busy, error, notice, sendTest, enable, remove } = useEndpointActions(endpoint, onChange, () => {
+    setShowLog(true);
+    setLogVersion((v) => v + 1);
+  });
 
   return (
     <article class="card endpoint" aria-label={`Endpoint ${endpoint.url}`}>
-      <h3 class="break">{endpoint.url}</h3>
-      <p>
-        <Status value={endpoint.status} /> {endpoint.events.map((e) => <code key={e}>{e} </code>)}
-        <span class="muted"> · added {formatDate(endpoint.createdAt)}</span>
-      </p>
-      {endpoint.status === 'disabled' ? (
-        <Notice kind="warning">
-          Disabled {formatDate(endpoint.disabledAt)}: every attempt failed for a day. New events are not sent to it until you enable it.
-        </Notice>
-      ) : null}
+      <EndpointSummary endpoint={endpoint} />
       <p class="row">
         {endpoint.status === 'disabled' ? (
           <button type="button" onClick={enable} disabled={busy}>

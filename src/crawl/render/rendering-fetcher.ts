@@ -5,7 +5,7 @@
  * (links, reading, extraction) is the same as for a fetched page. A page that does not render within
  * its budgets keeps its fetched HTML.
  */
-import { isHtmlContentType } from '../crawler.ts';
+import { isHtmlContentType } from '../page-visits.ts';
 import type { Fetcher, FetchOptions, FetchResponse } from '../fetcher.ts';
 import type { KnownRobots } from '../known-robots.ts';
 import { looksLikeAppShell } from './app-shell.ts';
