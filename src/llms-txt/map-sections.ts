@@ -8,7 +8,7 @@ import { isEntry, type PageLink } from './page-facts.ts';
 import { findContentsPage, findNavigation, type Navigation } from './navigation.ts';
 import { capSections, mergeByName, OVERVIEW, splitLargeParts, type Label, type MapSection, type Part } from './section-parts.ts';
 import { importance, linkedNode, sharedFolders, type MapNode, type SiteMap } from './site-map.ts';
-import { MIN_SECTIONS, SECTION_ENTRY_SHED_SHARE as ENTRY_SHED_SHARE, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
+import { MIN_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
 
 export interface SiteSections {
   sections: MapSection[];
@@ -61,7 +61,7 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): SiteS
   const ordered = first.name === OVERVIEW ? [first, ...rest.sort(byFirstPage)] : sections.sort(byFirstPage);
   const capped = capSections(ordered);
   const isEntry = navigation ? (node: MapNode) => node === home || navigation.has(node.key) : (node: MapNode) => node === home || node.via === home;
-  const overflow = trimOversized(capped, isEntry, home);
+  const overflow = trimOversized(capped, isEntry);
   return { sections: capped.filter((section) => section.nodes.length > 0), overflow };
 }
 
@@ -92,18 +92,15 @@ function inBreadth(nodes: readonly MapNode[]): MapNode[] {
 /**
  * A part that would hold more than 40% of the links (a reference's hundred symbol pages beside a
  * guide of twenty) keeps its navigation entries and the most cited pages of each group its index
- * lists: the others below the navigation go to Optional until it holds 40%. A part that is
- * navigation entries alone, in one group without subgroups, gives its least cited entries when a
- * few of them bring it to 40% (see fewestEntries).
+ * lists: the others below the navigation go to Optional until it holds 40%.
  */
-function trimOversized(sections: MapSection[], isEntry: (node: MapNode) => boolean, home: MapNode): MapNode[] {
+function trimOversized(sections: MapSection[], isEntry: (node: MapNode) => boolean): MapNode[] {
   const overflow: MapNode[] = [];
   let total = sections.reduce((sum, section) => sum + section.nodes.length, 0);
   for (;;) {
     const largest = sections.reduce<MapSection | null>((best, section) => (!best || section.nodes.length > best.nodes.length ? section : best), null);
     if (!largest || largest.nodes.length <= MAX_SHARE * total) return overflow;
-    const belowNavigation = inBreadth(largest.nodes.filter((node) => !isEntry(node))).reverse();
-    const leastCited = belowNavigation.length > 0 ? belowNavigation : fewestEntries(largest.nodes, total, home);
+    const leastCited = inBreadth(largest.nodes.filter((node) => !isEntry(node))).reverse();
     if (leastCited.length === 0) return overflow;
     for (const node of leastCited) {
       if (largest.nodes.length <= MAX_SHARE * total) break;
@@ -111,22 +108,8 @@ function trimOversized(sections: MapSection[], isEntry: (node: MapNode) => boole
       overflow.push(node);
       total--;
     }
+    if (largest.nodes.length > MAX_SHARE * total) return overflow;
   }
-}
-
-/**
- * The least cited entries of a part of entries alone (a tutorial's thirty chapters in one flat
- * group), the last in reading order first on a tie, just enough to bring it to 40% of the links;
- * none when that takes more than a quarter of them: a part far past its share is the site's main
- * body, which Optional would hide.
- */
-function fewestEntries(nodes: readonly MapNode[], total: number, home: MapNode): MapNode[] {
-  // (n - k) <= share × (total - k)  ⇔  k >= (n - share × total) / (1 - share)
-  const needed = Math.ceil((nodes.length - MAX_SHARE * total) / (1 - MAX_SHARE) - 1e-9);
-  const candidates = nodes.filter((node) => node !== home);
-  if (needed > ENTRY_SHED_SHARE * candidates.length) return [];
-  const position = new Map(nodes.map((node, index) => [node, index]));
-  return [...candidates].sort((a, b) => importance(b) - importance(a) || position.get(b)! - position.get(a)!).slice(0, needed);
 }
 
 /**

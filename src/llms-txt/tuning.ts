@@ -94,8 +94,6 @@ export const DESCRIPTION_MAX_LISTED = 5;
 
 /** A part holding more than this share of the pages gives its largest sub-parts sections of their own. */
 export const SECTION_MAX_SHARE = 0.4;
-/** A part of navigation entries alone, past that share, gives Optional at most this share of its entries (its least cited); past that, none. */
-export const SECTION_ENTRY_SHED_SHARE = 0.25;
 /** Fewer sections than this from the navigation: URL folders instead. */
 export const MIN_SECTIONS = 3;
 /** More sections than this: the smallest join one "More" section at the end. */
