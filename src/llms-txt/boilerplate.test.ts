@@ -2,8 +2,17 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { findRepeatedDescriptions, isBoilerplateDescription, isPlaceholderPage } from './boilerplate.ts';
 import { readPageFacts } from './page-facts.ts';
+import { phrasesFor } from './phrases.ts';
+
+const ENGLISH = phrasesFor('en');
 
 describe('isBoilerplateDescription', () => {
+  test("a placeholder's words are those of the page's language; a missing value is one in any", () => {
+    assert.equal(isBoilerplateDescription('Welcome to our website, friends!', ENGLISH), true);
+    assert.equal(isBoilerplateDescription('Welcome to our website, friends!', phrasesFor('de')), false);
+    assert.equal(isBoilerplateDescription('{{ page.description }} for all', phrasesFor('de')), true);
+  });
+
   test('rejects empty, too short and placeholder descriptions', () => {
     for (const text of [
       '',
@@ -20,19 +29,19 @@ describe('isBoilerplateDescription', () => {
       '{{ page.description }} for the page',
       'https://example.com/some/page',
     ]) {
-      assert.equal(isBoilerplateDescription(text), true, text);
+      assert.equal(isBoilerplateDescription(text, ENGLISH), true, text);
     }
   });
 
   test('rejects a description that only repeats the title', () => {
-    assert.equal(isBoilerplateDescription('Installing Acme on Linux', 'Installing Acme on Linux'), true);
-    assert.equal(isBoilerplateDescription('Installing Acme on Linux. Acme docs.', 'Installing Acme on Linux'), true);
+    assert.equal(isBoilerplateDescription('Installing Acme on Linux', ENGLISH, 'Installing Acme on Linux'), true);
+    assert.equal(isBoilerplateDescription('Installing Acme on Linux. Acme docs.', ENGLISH, 'Installing Acme on Linux'), true);
   });
 
   test('accepts a real description', () => {
-    assert.equal(isBoilerplateDescription('Install the Acme CLI on Linux, macOS or Windows and log in.', 'Install'), false);
-    assert.equal(isBoilerplateDescription('Welcome to the Acme developer hub: guides, API reference and SDKs for building on Acme.'), false);
-    assert.equal(isBoilerplateDescription('Learn how to write a good site description for search engines and social previews.'), false);
+    assert.equal(isBoilerplateDescription('Install the Acme CLI on Linux, macOS or Windows and log in.', ENGLISH, 'Install'), false);
+    assert.equal(isBoilerplateDescription('Welcome to the Acme developer hub: guides, API reference and SDKs for building on Acme.', ENGLISH), false);
+    assert.equal(isBoilerplateDescription('Learn how to write a good site description for search engines and social previews.', ENGLISH), false);
   });
 });
 

@@ -3,12 +3,6 @@ import { compactKey, normalizeWhitespace, tokenize } from './text.ts';
 import { LINK_LIST_SHARE, MIN_DESCRIPTION_CHARS, REPEATED_TEXT_ENOUGH_PAGES, REPEATED_TEXT_MIN_PAGES, REPEATED_TEXT_SHARE, SHORT_PLACEHOLDER_MAX_CHARS } from './tuning.ts';
 import type { Phrases } from './phrases.ts';
 
-// Phrases that mark a description as boilerplate wherever they appear.
-const BOILERPLATE_PHRASES: RegExp[] = [
-  /\blorem ipsum\b/i,
-  /^just another wordpress site$/i,
-];
-
 // Unrendered template placeholders ("{{ page.description }}", "${description}", "<%= summary %>").
 const TEMPLATE_DELIMITERS: ReadonlyArray<readonly [string, string]> = [['{{', '}}'], ['${', '}'], ['<%', '%>']];
 
@@ -24,16 +18,8 @@ function hasTemplatePlaceholder(text: string): boolean {
   });
 }
 
-// Placeholders that are boilerplate when they make up (nearly) the whole, short, description.
-const SHORT_PLACEHOLDERS: RegExp[] = [
-  /^welcome to (?:our|my|the|this)\b.{0,20}\b(?:web ?site|site|home ?page|blog|page)\b/i,
-  /\b(?:default|sample|example|test|dummy|placeholder|meta|page|site|website) description\b/i,
-  /\bdescription (?:goes )?here\b/i,
-  /\b(?:enter|add|insert|write|your) (?:a |the |your )?(?:meta |page |site )?description\b/i,
-  /^(?:welcome!?|coming soon|under construction|untitled|home ?page|home|index|null|undefined|none|n\/a|todo|tbd|description)\.?$/i,
-  /^(?:this is (?:a|my|the) )?(?:web ?site|site|page|blog)\.?$/i,
-  /^powered by \S+$/i,
-];
+// What a template writes where a value is missing ("undefined", "null", "N/A"), in any language.
+const MISSING_VALUE = /^(?:null|undefined|n\/a)\.?$/i;
 
 // Words of "lorem ipsum" filler text, which also comes without the words "lorem ipsum".
 const FILLER_WORDS = /\b(?:lorem|ipsum|consectetur|adipisicing|adipiscing|eiusmod|incididunt|aliqua|exercitation|ullamco|laboris|aliquip|commodo|consequat|reprehenderit|voluptate|cillum|pariatur|occaecat|cupidatat|proident|deserunt|perspiciatis|voluptatem|accusantium|doloremque|laudantium|veritatis|architecto|explicabo|aspernatur|consequuntur|nesciunt|quisquam|adipisci|molestias|mollitia|obcaecati|praesentium|recusandae|cupiditate|doloribus|officiis|voluptates|voluptatibus|necessitatibus|blanditiis|repellendus|repudiandae)\b/gi;
@@ -59,17 +45,17 @@ export function isPlaceholderPage(page: { paragraphs: readonly string[]; metaDes
  * True when a description is missing, too short, repeats the title, is a known placeholder
  * ("Welcome to our website", "Default description", lorem ipsum), or has hardly any words.
  */
-export function isBoilerplateDescription(description: string | null | undefined, title?: string | null, minChars = MIN_DESCRIPTION_CHARS): boolean {
+export function isBoilerplateDescription(description: string | null | undefined, phrases: Phrases, title?: string | null, minChars = MIN_DESCRIPTION_CHARS): boolean {
   const text = normalizeWhitespace(description);
   if (text.length < minChars) return true;
   const words = tokenize(text);
   if (words.length < 3 && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(text)) {
     return true;
   }
-  if (BOILERPLATE_PHRASES.some((pattern) => pattern.test(text)) || hasTemplatePlaceholder(text) || isFillerText(text)) return true;
+  if (hasTemplatePlaceholder(text) || isFillerText(text) || MISSING_VALUE.test(text)) return true;
   // An alphabet bar ("A | B | C …") or other runs of single characters.
   if (words.filter((word) => word.length === 1).length > words.length / 2) return true;
-  if (text.length <= SHORT_PLACEHOLDER_MAX_CHARS && SHORT_PLACEHOLDERS.some((pattern) => pattern.test(text))) return true;
+  if (text.length <= SHORT_PLACEHOLDER_MAX_CHARS && phrases.shortPlaceholder.test(text)) return true;
   if (/^(?:https?:\/\/|www\.)\S+$/i.test(text)) return true;
   if (title) {
     const key = compactKey(text);
@@ -156,7 +142,7 @@ const COPYRIGHT_SIGN = /^(?:©|\(c\))/i;
  */
 export function isMeaningfulParagraph(text: string, linkChars: number, phrases: Phrases): boolean {
   if (text.length < 40 || tokenize(text).length < 6 || phrases.byline.test(text) || COPYRIGHT_SIGN.test(text) || phrases.legalNotice.test(text)) return false;
-  return linkChars <= text.length * LINK_LIST_SHARE && !isBoilerplateDescription(text);
+  return linkChars <= text.length * LINK_LIST_SHARE && !isBoilerplateDescription(text, phrases);
 }
 
 /**

@@ -18,6 +18,8 @@ export interface SiteToDescribe {
   url: string;
   name: string;
   summary: string;
+  /** The home page's language ("de"), null when it does not say: the words the describer matches are that language's. */
+  language?: string | null;
 }
 
 export interface PageDescription {

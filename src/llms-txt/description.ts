@@ -57,7 +57,7 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const usable = (text: string | null | undefined, minChars?: number): string | null => {
     const clean = normalizeWhitespace(text);
     if (!clean || isRepeated(clean) || isNoise(clean) || HASH.test(clean) || isNavigation(clean)) return null;
-    if (isBoilerplateDescription(clean, signals.title, minChars)) return null;
+    if (isBoilerplateDescription(clean, phrases, signals.title, minChars)) return null;
     return clean;
   };
   const statedPurpose = purposeOf(signals.purposeLine);

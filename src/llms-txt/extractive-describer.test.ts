@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { createExtractiveDescriber } from './extractive-describer.ts';
 import { findHomePage } from './site.ts';
 import { keySentences, markdownToProse } from './key-sentences.ts';
+import { phrasesFor } from './phrases.ts';
+
+const ENGLISH = phrasesFor('en');
 
 const INSTALL_PAGE = `# Installing the Acme CLI
 
@@ -25,18 +28,18 @@ Cookies help us deliver our services.`;
 describe('keySentences', () => {
   test('picks the sentence that best represents the page', () => {
     assert.equal(
-      keySentences(INSTALL_PAGE, 'Installing the Acme CLI'),
+      keySentences(INSTALL_PAGE, 'Installing the Acme CLI', ENGLISH),
       'The Acme CLI installs with one command on Linux, macOS and Windows, and updates itself afterwards.',
     );
   });
 
   test('gives nothing for a page without prose', () => {
-    assert.equal(keySentences('```js\nconsole.log(1)\n```\n\n| a | b |\n| --- | --- |', 'Code'), '');
+    assert.equal(keySentences('```js\nconsole.log(1)\n```\n\n| a | b |\n| --- | --- |', 'Code', ENGLISH), '');
   });
 
   test('stays within the length limit', () => {
     const long = `${'Widgets and gadgets and sprockets and gears are all described here in great detail, '.repeat(6)}finally.`;
-    assert.ok(keySentences(long, 'Widgets', 120).length <= 120);
+    assert.ok(keySentences(long, 'Widgets', ENGLISH, 120).length <= 120);
   });
 
   test('markdownToProse drops code, tables, headings, images and link targets', () => {

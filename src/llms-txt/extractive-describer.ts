@@ -1,6 +1,7 @@
 // The describer used when no model is configured: no network, no model.
 import { NO_USAGE, type Describer, type PageDescription } from './describer.ts';
 import { keySentences } from './key-sentences.ts';
+import { phrasesFor } from './phrases.ts';
 import { findHomePage } from './site.ts';
 
 /** The pages' own one-liners, else key sentences of their content; no network, no model. */
@@ -10,11 +11,12 @@ export function createExtractiveDescriber(options: { maxDescriptionChars?: numbe
     kind: 'extractive',
     async describe(site, pages, { signal, onProgress } = {}) {
       const described: PageDescription[] = [];
+      const phrases = phrasesFor(site.language);
       for (const page of pages) {
         signal?.throwIfAborted();
         // The page's own one-liner (purpose line, meta description, lead paragraph) beats any
         // sentence picked from its body: key sentences only fill in where it has none.
-        const sentence = page.description ? '' : keySentences(page.markdown, page.title, maxChars);
+        const sentence = page.description ? '' : keySentences(page.markdown, page.title, phrases, maxChars);
         described.push({
           url: page.url,
           title: page.title,
@@ -25,7 +27,7 @@ export function createExtractiveDescriber(options: { maxDescriptionChars?: numbe
       }
       onProgress?.(pages.length, pages.length);
       const home = findHomePage(site.url, pages);
-      const summary = site.summary || (home ? keySentences(home.markdown, home.title, 300) : '');
+      const summary = site.summary || (home ? keySentences(home.markdown, home.title, phrases, 300) : '');
       return {
         site: { name: site.name, summary, source: 'extractive' },
         pages: described,

@@ -19,6 +19,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { readArrivals } from './arrival.ts';
 import { createDomPass } from './dom-pass.ts';
+import { languageOf } from './language.ts';
 import { chooseAndRead } from './stages/choose.ts';
 import { describePages } from './stages/describe.ts';
 import { enhance } from './stages/enhance.ts';
@@ -41,8 +42,8 @@ export type { GenerateOptions, GenerationProgress, GenerationResult, GenerationS
  */
 export async function generateLlmsTxt(input: Iterable<PageInput> | AsyncIterable<PageInput>, options: GenerateOptions): Promise<GenerationResult> {
   // Two steps, so that every page's facts and the site's map are garbage once the pages are listed.
-  const { site, pages, extractionFailures, extractMs } = await listPages(input, options);
-  const result = await enhanceAndRender(site, pages, options);
+  const { site, pages, language, extractionFailures, extractMs } = await listPages(input, options);
+  const result = await enhanceAndRender(site, pages, language, options);
   return { ...result, stats: { ...result.stats, extractionFailures, extractMs } };
 }
 
@@ -66,16 +67,17 @@ async function listPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   await yieldToEventLoop();
   const described = describePages({ map, chosen, site, repetition, markdownLink: options.markdownLink });
   const pages = placeInSections({ map, chosen: chosen.map((page) => page.node), pages: described });
-  return { site: summarizeByParts(site, pages, map), pages, extractionFailures: domPass.failures, extractMs };
+  const language = home ? languageOf(home.outline) : null;
+  return { site: summarizeByParts(site, pages, map), pages, language, extractionFailures: domPass.failures, extractMs };
 }
 
-/** Stages 9-10: the describer (enhanced), then rendering. */
-async function enhanceAndRender(site: SiteSummary, pages: DescribedPage[], options: GenerateOptions): Promise<GenerationResult> {
+/** Stages 9-10: the describer (enhanced), then rendering; `language`, the home page's. */
+async function enhanceAndRender(site: SiteSummary, pages: DescribedPage[], language: string | null, options: GenerateOptions): Promise<GenerationResult> {
   const { signal, onProgress } = options;
-  const enhanced = await enhance({ ...options, site, pages, onProgress: (done, total) => onProgress?.({ phase: 'describe', done, total }) });
+  const enhanced = await enhance({ ...options, site, pages, language, onProgress: (done, total) => onProgress?.({ phase: 'describe', done, total }) });
   signal?.throwIfAborted();
   onProgress?.({ phase: 'render', done: 0, total: 1 });
-  const files = await renderFiles({ ...options, site: enhanced.site, pages: enhanced.pages });
+  const files = await renderFiles({ ...options, site: enhanced.site, pages: enhanced.pages, language });
   onProgress?.({ phase: 'render', done: 1, total: 1 });
   return { site: enhanced.site, pages: enhanced.pages, llmsTxt: files.llmsTxt, llmsFullTxt: files.llmsFullTxt, stats: statsOf(enhanced, files.fullTextPagesLeftOut) };
 }

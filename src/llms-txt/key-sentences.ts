@@ -1,6 +1,7 @@
 // Picking a page's key sentence without a model: a word-frequency ranking of its sentences
 // (Luhn's classic method), favouring words of the title and sentences near the top.
 import { isBoilerplateDescription } from './boilerplate.ts';
+import type { Phrases } from './phrases.ts';
 import { normalizeWhitespace, replaceMarkdownLinks, splitSentences, summarizeToSentences, tokenize } from './text.ts';
 
 const STOPWORDS = new Set(
@@ -9,7 +10,8 @@ const STOPWORDS = new Set(
     .split(' '),
 );
 
-const NOISE = /\b(?:cookies?|subscribe|newsletter|sign up|sign in|log in|click here|all rights reserved|copyright|javascript|your browser|advertisement)\b|©/i;
+// A copyright sign, in any language (the words of such notices are the page language's: Phrases.serviceNotice).
+const COPYRIGHT_SIGN = /©/;
 
 /** Markdown reduced to its prose: no code, tables, headings, images, link targets or emphasis marks. */
 export function markdownToProse(markdown: string): string[] {
@@ -42,9 +44,9 @@ interface Candidate {
 
 /**
  * The page's most representative sentence (plus the next one when both fit in `maxChars`),
- * or '' when the content has no usable sentence.
+ * or '' when the content has no usable sentence; `phrases`, those of the site's language.
  */
-export function keySentences(markdown: string, title: string, maxChars = 200): string {
+export function keySentences(markdown: string, title: string, phrases: Phrases, maxChars = 200): string {
   const candidates: Candidate[] = [];
   for (const paragraph of markdownToProse(markdown)) {
     for (const text of splitSentences(paragraph)) {
@@ -71,8 +73,8 @@ export function keySentences(markdown: string, title: string, maxChars = 200): s
     score /= Math.sqrt(distinct.size + 2);
     score += 0.6 / (1 + candidate.position * 0.5); // lead sentences summarize
     if (candidate.text.length > 260) score *= 0.6;
-    if (NOISE.test(candidate.text) || candidate.text.endsWith('?')) score *= 0.4;
-    if (isBoilerplateDescription(candidate.text)) score *= 0.1;
+    if (phrases.serviceNotice.test(candidate.text) || COPYRIGHT_SIGN.test(candidate.text) || candidate.text.endsWith('?')) score *= 0.4;
+    if (isBoilerplateDescription(candidate.text, phrases)) score *= 0.1;
     if (score > bestScore) {
       best = candidate;
       bestScore = score;

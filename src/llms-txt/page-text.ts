@@ -3,8 +3,10 @@
 // line (a page whose text sits in a region its facts call navigation), its main content's, which
 // the DOM pass reads (see readContentFacts).
 import { isBoilerplateDescription } from './boilerplate.ts';
+import { languageOf } from './language.ts';
 import { metadataFromHead, type PageMetadata } from './metadata.ts';
 import { MAX_HEADING_CHARS, type PageFacts } from './page-facts.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
 import type { TitleRule } from './rules.ts';
 import { hostNames, stripSiteName, titleParts, trimDocumentTitle } from './title.ts';
 
@@ -37,13 +39,14 @@ export function pageText(facts: PageFacts, content?: ContentFacts | null): PageT
   const metadata = metadataFromHead(facts.head);
   const onlyH1 = facts.h1Count === 1 ? facts.h1 : null;
   const siteNames = [metadata.siteName, ...hostNames(facts.url)].filter((name): name is string => Boolean(name));
-  const { title, rule } = chooseTitle(metadata, siteNames, facts.url, onlyH1);
+  const phrases = phrasesFor(languageOf(facts));
+  const { title, rule } = chooseTitle(metadata, siteNames, facts.url, onlyH1, phrases);
   return {
     url: facts.url,
     title,
     titleRule: rule,
     fullTitle: metadata.metaTitle ?? metadata.documentTitle,
-    metaDescription: metadata.descriptions.find((text) => !isBoilerplateDescription(text, title)) ?? null,
+    metaDescription: metadata.descriptions.find((text) => !isBoilerplateDescription(text, phrases, title)) ?? null,
     siteName: metadata.siteName,
     h1: metadata.h1,
     firstParagraph: content ? content.firstParagraph : facts.firstParagraph,
@@ -59,8 +62,8 @@ export function pageText(facts: PageFacts, content?: ContentFacts | null): PageT
 export type { TitleRule } from './rules.ts';
 
 /** og:title / twitter:title / <title> / first <h1>, without the part that repeats the site's name. */
-export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null): { title: string; rule: TitleRule } {
-  const usable = (title: string | null) => (title && !PLACEHOLDER_TITLE.test(titleParts(title)[0] ?? '') ? title : null);
+export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[], url: string, onlyH1: string | null, phrases: Phrases): { title: string; rule: TitleRule } {
+  const usable = (title: string | null) => (title && !isPlaceholderTitle(titleParts(title)[0] ?? '', phrases) ? title : null);
   const documentTitle = usable(metadata.documentTitle);
   const metaTitle = usable(metadata.metaTitle);
   const trimmed = documentTitle ? trimDocumentTitle(documentTitle, onlyH1) : null;
@@ -73,8 +76,10 @@ export function chooseTitle(metadata: PageMetadata, siteNames: readonly string[]
   return { title: stripSiteName(raw, siteNames), rule };
 }
 
-/** Titles that generators write when a page has none. */
-const PLACEHOLDER_TITLE = /^(?:<no title>|no title|untitled(?: document| page)?|undefined|null|document|title)$/i;
+/** A title a generator writes when a page has none: a missing value ("undefined"), or words of the page's language ("Untitled"). */
+function isPlaceholderTitle(title: string, phrases: Phrases): boolean {
+  return /^(?:undefined|null)$/i.test(title) || phrases.placeholderTitle.test(title);
+}
 
 /** "https://x.dev/docs/getting-started.html" → "Getting started"; the root gives the host name. */
 export function titleFromUrl(url: string): string {

@@ -81,13 +81,13 @@ const described = (text: string): DescribedPage => ({
 
 describe('linear time on crafted page text', () => {
   test('boilerplate rules', async () => {
-    await assertLinear('isBoilerplateDescription', (text) => isBoilerplateDescription(text, 'Guide'));
+    await assertLinear('isBoilerplateDescription', (text) => isBoilerplateDescription(text, phrasesFor('en'), 'Guide'));
     await assertLinear('isMeaningfulParagraph', (text) => isMeaningfulParagraph(text, 0, phrasesFor('en')));
   });
 
   test('descriptions and section names', async () => {
     await assertLinear('shorten', shorten);
-    await assertLinear('keySentences', (text) => keySentences(text, 'Guide'));
+    await assertLinear('keySentences', (text) => keySentences(text, 'Guide', phrasesFor('en')));
     await assertLinear('sectionName', sectionName);
     await assertLinear('cleanSectionName', cleanSectionName);
   });

@@ -37,6 +37,16 @@ export interface Phrases {
   secondaryTitle: RegExp;
   /** A contents page's title ("Table of Contents", "Site map"): secondary when the page does list the site. */
   contentsTitle: RegExp;
+  /** A title a tool writes for a page that has none: "Untitled", "No title", "Document". */
+  placeholderTitle: RegExp;
+  /** "Welcome!", "Hello there.": a greeting says nothing of a page or a site. */
+  greeting: RegExp;
+  /** A short description a theme ships or its author left: "Welcome to our website", "Coming soon", "Default description", "Just another WordPress site". */
+  shortPlaceholder: RegExp;
+  /** A sentence about the browser or the site's services, not the page: cookies, newsletters, signing in. */
+  serviceNotice: RegExp;
+  /** A link that only takes the reader back to the top of the page: "Back to top". */
+  backToTop: RegExp;
 }
 
 const ENGLISH: Phrases = {
@@ -60,6 +70,25 @@ const ENGLISH: Phrases = {
   secondaryTitle:
     /^(?:legal\s+notice|copyright|licen[cs]es?(?:\s+and\s+\w+)?|history\s+and\s+licen[cs]e|terms(?:\s+of\s+\w+)?|privacy(?:\s+policy)?|bibliography|glossary\s+[–—-]\s+\S|release\s+notes?(?:\s+.*)?|release\s+\d[\w.]*|changelog|change\s*log|changes\s+(?:in|to)\s+.*|what['’]?s\s+new.*|(?:overview\s+of\s+)?new\s+features\b.*|search(?:\s+page|\s+results)?|about\s+(?:these|the|this)\s+documents?(?:ation)?|dealing\s+with\s+bugs|reporting\s+bugs|contributing(?:\s+(?:to|guide|guidelines)\b.*)?|how\s+to\s+contribute(?:\s+to\b.*)?|migrat(?:e|ing|ion)(?:\s+guide)?\s+(?:from|to)\s+(?:v(?:ersion)?\s*)?\d.*|copyright\s+.*|contributors|authors|credits|acknowledge?ments)$/i,
   contentsTitle: /^(?:(?:.+\s)?contents|site\s*map)$/i,
+  placeholderTitle: /^(?:<no title>|no title|untitled(?: document| page)?|document|title)$/i,
+  greeting: /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i,
+  shortPlaceholder: new RegExp(
+    [
+      /^welcome to (?:our|my|the|this)\b.{0,20}\b(?:web ?site|site|home ?page|blog|page)\b/,
+      /\b(?:default|sample|example|test|dummy|placeholder|meta|page|site|website) description\b/,
+      /\bdescription (?:goes )?here\b/,
+      /\b(?:enter|add|insert|write|your) (?:a |the |your )?(?:meta |page |site )?description\b/,
+      /^(?:welcome!?|coming soon|under construction|untitled|home ?page|home|index|none|todo|tbd|description)\.?$/,
+      /^(?:this is (?:a|my|the) )?(?:web ?site|site|page|blog)\.?$/,
+      /^powered by \S+$/,
+      /^just another wordpress site$/,
+    ]
+      .map((pattern) => pattern.source)
+      .join('|'),
+    'i',
+  ),
+  serviceNotice: /\b(?:cookies?|subscribe|newsletter|sign up|sign in|log in|click here|all rights reserved|copyright|javascript|your browser|advertisement)\b/i,
+  backToTop: /^(?:top|back to top|to top|go to top|return to top)$/i,
 };
 
 /** Matches nothing: the phrases of a language without a list. */

@@ -101,6 +101,14 @@ describe('renderLlmsFullTxt', () => {
     );
   });
 
+  test("drops a back-to-top link: an arrow in any language, its words only in the site's", async () => {
+    const pages = [described('https://acme.dev/docs/a', 'A', '', { markdown: 'Text of A.\n\n[↑](#top)\n\n[Back to top](#top)\n\n[Nach oben](#top)' })];
+    const [english, german] = await Promise.all(['en', 'de'].map((language) => renderLlmsFullTxt({ name: 'Acme', summary: '' }, pages, { language })));
+    assert.match(english, /Text of A\.\n\n\[Nach oben\]\(#top\)\n$/);
+    // "Back to top" is no phrase of a German site's: there it is a link like any other.
+    assert.match(german, /Text of A\.\n\n\[Back to top\]\(#top\)\n\n\[Nach oben\]\(#top\)\n$/);
+  });
+
   test('lets the event loop run between pages', async () => {
     const pages = Array.from({ length: 200 }, (_, i) => described(`https://acme.dev/docs/${i}`, `Page ${i}`, '', { markdown: `Text of page ${i}.\n\n## Part\n\nMore.` }));
     let timerRan = false;

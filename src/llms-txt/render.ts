@@ -2,6 +2,7 @@
 // then `## Section` lists of `- [title](url): notes`, with `## Optional` last.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { findRepeatedDescriptions } from './boilerplate.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
 import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
 import { normalizeWhitespace, replaceMarkdownLinks } from './text.ts';
 import type { TokenCounter } from './tokens.ts';
@@ -29,6 +30,8 @@ export interface FullTextOptions {
   countTokens?: TokenCounter;
   /** Told how many pages the budget left out (0 when all fit). */
   onLeftOut?: (pages: number) => void;
+  /** The site's language ("de"; a site that does not say is read as English): the words of its back-to-top links. */
+  language?: string | null;
 }
 
 const PAGE_SEPARATOR = '\n\n---\n\n';
@@ -40,6 +43,7 @@ const PAGE_SEPARATOR = '\n\n---\n\n';
  */
 export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[], options: FullTextOptions = {}): Promise<string> {
   const head = header(site).join('\n\n');
+  const phrases = phrasesFor(options.language);
   // Lines (outside code and tables) on at least 3 pages and a fifth of them: navigation, footers.
   // One page's lines at a time: all of a large site's lines at once would be tens of megabytes.
   const isRepeatedLine = findRepeatedDescriptions(
@@ -52,7 +56,7 @@ export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly Descr
   for (const section of groupIntoSections(pages)) {
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
-      const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine);
+      const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine, phrases);
       const body = withoutEdgeRules(demoteHeadings(withoutLeadingTitle(markdown, title), 2)) || oneLine(page.description);
       blocks.set(page, [`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
       await yieldToEventLoop();
@@ -174,20 +178,27 @@ export function formatDate(value: string | null | undefined): string | null {
 // that only takes the reader back to the top of the page.
 const LANGUAGE_NAMES =
   /^(?:english|deutsch|español|espanol|français|francais|italiano|português|portugues|nederlands|dansk|svenska|norsk|suomi|polski|русский|日本語|中文|简体中文|繁體中文|한국어|türkçe|čeština|magyar|română|ελληνικά|العربية|[a-z]{2}(?:-[a-z]{2,4})?)$/i;
-const BACK_TO_TOP = /^\s*(?:[-*]\s*)?\[(?:\^|↑|⬆|top|back to top|to top|go to top|return to top)\]\([^)]*\)\s*$/i;
+// A link alone on its line, its text an arrow in any language or the words of the site's (Phrases.backToTop).
+const LONE_LINK = /^\s*(?:[-*]\s*)?\[([^\]]*)\]\([^)]*\)\s*$/;
+const UP_ARROW = /^(?:\^|↑|⬆)$/;
 
 /** Drops language switchers, back-to-top links and lines (navigation, footers) that many pages repeat. */
-function withoutNavigation(markdown: string, isRepeatedLine: (line: string) => boolean): string {
+function withoutNavigation(markdown: string, isRepeatedLine: (line: string) => boolean, phrases: Phrases): string {
   let fence = false;
   return markdown
     .split('\n')
     .filter((line) => {
       if (/^\s{0,3}(?:`{3,}|~{3,})/.test(line)) fence = !fence;
       if (fence || !line.trim()) return true;
-      return !BACK_TO_TOP.test(line) && !isLanguageSwitcher(line) && !isRepeatedLine(line);
+      return !isBackToTop(line, phrases) && !isLanguageSwitcher(line) && !isRepeatedLine(line);
     })
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');
+}
+
+function isBackToTop(line: string, phrases: Phrases): boolean {
+  const text = LONE_LINK.exec(line)?.[1];
+  return text !== undefined && (UP_ARROW.test(text) || phrases.backToTop.test(text));
 }
 
 function isLanguageSwitcher(line: string): boolean {

@@ -16,7 +16,8 @@ const MIN_CONTENTS_TARGETS = 10;
 
 /** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"), in the words of the page's language. */
 export function isSecondaryTitle(title: string | null | undefined, phrases: Phrases): boolean {
-  return matches(phrases.indexTitle, title) || matches(phrases.secondaryTitle, title) || matches(phrases.contentsTitle, title) || matches(SOURCE_FILE_TITLE, title);
+  const clean = cleanTitle(title);
+  return clean !== null && [phrases.indexTitle, phrases.secondaryTitle, phrases.contentsTitle, SOURCE_FILE_TITLE].some((pattern) => pattern.test(clean));
 }
 
 /**
@@ -25,8 +26,9 @@ export function isSecondaryTitle(title: string | null | undefined, phrases: Phra
  */
 const SOURCE_FILE_TITLE = /^[\w/.-]+\.(?:h|hh|hpp|hxx|c|cc|cpp|cxx|hs|py|rs|java|go|rb)(?:\s+\p{L}+){0,2}$/iu;
 
-function matches(pattern: RegExp, title: string | null | undefined): boolean {
-  return Boolean(title) && pattern.test(withoutNumbering(title!.trim()));
+/** A title as the title patterns read it; null when there is none. */
+function cleanTitle(title: string | null | undefined): string | null {
+  return title ? withoutNumbering(title.trim()) : null;
 }
 
 /**
@@ -41,11 +43,11 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
   const listsTheSite = contentsLister(outlines);
   for (const outline of outlines) {
-    const titles = titlesOf(outline, home?.documentTitle);
+    const titles = titlesOf(outline, home?.documentTitle).map(cleanTitle);
     const phrases = phrasesFor(languageOf(outline));
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
-    const titled = (pattern: RegExp) => titles.some((title) => matches(pattern, title));
+    const titled = (pattern: RegExp) => titles.some((title) => title !== null && pattern.test(title));
     if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
@@ -115,7 +117,8 @@ export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
     let excerpts = 0;
     for (const paragraph of outline.paragraphs) {
       const openingAlike = pagesOpening.get(opening(paragraph) ?? '');
-      if (!openingAlike) continue;
+      // Its own first paragraph opens as it does: only another page's opening makes an excerpt.
+      if (!openingAlike?.some((page) => page !== self)) continue;
       linked ??= new Set(outline.links.map((link) => pageOf(link.url)));
       const target = openingAlike.find((page) => page !== self && linked!.has(page));
       if (!target) continue;

@@ -1,7 +1,7 @@
 // A description cut to about 25 words: whole sentences when they fit, never ending on a word
 // that leaves it hanging ("and", "of") or on the colon of a lead-in.
 import { phrasesFor, type Phrases } from './phrases.ts';
-import { isGreeting, splitSentences, trimEndOf, withoutBuildStamps, wordCount } from './text.ts';
+import { splitSentences, trimEndOf, withoutBuildStamps, wordCount } from './text.ts';
 import { DESCRIPTION_MAX_WORDS as MAX_WORDS } from './tuning.ts';
 
 // Words a cut text must not end on. Dropped by hand (see withoutDanglingWords): /(?:\s+(?:and|…))+$/
@@ -18,7 +18,7 @@ const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for'
  */
 export function shorten(text: string, phrases: Phrases = phrasesFor(null)): string {
   const sentences = splitSentences(withoutBuildStamps(text));
-  if (sentences.length > 1 && (isGreeting(sentences[0]) || phrases.resumes.test(sentences[0]))) sentences.shift();
+  if (sentences.length > 1 && (phrases.greeting.test(sentences[0]) || phrases.resumes.test(sentences[0]))) sentences.shift();
   const kept: string[] = [];
   for (const sentence of sentences) {
     if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;

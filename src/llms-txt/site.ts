@@ -3,11 +3,11 @@
 import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
 import { isEntry, type PageFacts } from './page-facts.ts';
 import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
-import { compactKey, isGreeting, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
+import { compactKey, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
 import { findCommonTitleAffix, findSharedLeadWords, findSharedTitleEnds, hostNames, nameFromSharedEnds, stripSiteName, titleParts, withoutSharedEnds } from './title.ts';
 import type { DescribedPage, SiteSummary } from './types.ts';
 import { isEnglish, languageOf, readsAsEnglish } from './language.ts';
-import { phrasesFor } from './phrases.ts';
+import { phrasesFor, type Phrases } from './phrases.ts';
 import { isContentExcerpt } from './description.ts';
 
 /**
@@ -62,9 +62,10 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   // A meta description that only repeats the home page's title (Texinfo's) says nothing more.
   const homeTitles = new Set([home?.fullTitle, home?.title].map((title) => compactKey(title ?? '')));
   const english = isEnglish(context.home?.lang);
+  const phrases = phrasesFor(context.home?.lang);
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
-    return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
+    return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean, phrases) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
       ? clean
       : null;
   };
@@ -78,8 +79,8 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const leadPages = (context.leadPages ?? []).filter((page) => !page.lang || !context.home?.lang || page.lang === context.home.lang);
   const fromLead = leadPages.flatMap((page) => leadTexts(page, name).map(usable)).find(namesSite);
   const sharedMeta = mostCommon(pages.map((page) => page.metaDescription), 2);
-  const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta) ? sharedMeta : '');
-  const summary = oneSentence(source);
+  const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta, phrases) ? sharedMeta : '');
+  const summary = oneSentence(source, phrases);
   // A tagline ("The intuitive store for Vue.js") is the site's once it is headed by the site's name.
   const tagline = summary !== '' && !namesSite(summary) && !/[.!?…]$/.test(summary) && summary.split(/\s+/).length <= TAGLINE_MAX_WORDS;
   return { name, summary: tagline ? `${name}: ${summary}` : summary || partsSummary(name, context.home ?? null) };
@@ -156,8 +157,8 @@ export function cleanSiteName(name: string): string {
 }
 
 /** The first sentence, or two when the first is only a fragment ("Welcome!"). */
-function oneSentence(text: string): string {
-  const sentences = splitSentences(text).filter((sentence) => !isGreeting(sentence));
+function oneSentence(text: string, phrases: Phrases): string {
+  const sentences = splitSentences(text).filter((sentence) => !phrases.greeting.test(sentence));
   if (sentences.length === 0) return '';
   const first = sentences[0].split(/\s+/).length < 5 && sentences[1] ? `${sentences[0]} ${sentences[1]}` : sentences[0];
   return summarizeToSentences(first, 300);

@@ -181,11 +181,6 @@ export function listOf(items: readonly string[], max = Infinity, english = true)
   return items.length > shown.length ? `${list}, and more` : list;
 }
 
-/** "Welcome!", "Hello there.": a greeting says nothing about a page or a site. */
-export function isGreeting(sentence: string): boolean {
-  return /^(?:welcome|hello|hi)\b[^.!?]{0,40}[.!?]$/i.test(sentence);
-}
-
 /**
  * Replaces each markdown link `[text](target)` (or image, with `image`) as /\[([^\]]*)\]\([^)]*\)/g
  * would (/\[([^\]]+)\]…/ with `nonEmpty`), in one pass: that expression read to the next `]` from

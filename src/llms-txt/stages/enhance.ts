@@ -16,6 +16,8 @@ export interface EnhanceInput {
   /** The model describer; the built-in extractive describer when omitted. */
   describer?: Describer;
   siteUrl: string;
+  /** The home page's language, null when it does not say. */
+  language: string | null;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
 }
@@ -28,10 +30,10 @@ export interface EnhanceOutput {
   errors: string[];
 }
 
-export async function enhance({ site, pages, method, describer, siteUrl, signal, onProgress }: EnhanceInput): Promise<EnhanceOutput> {
+export async function enhance({ site, pages, method, describer, siteUrl, language, signal, onProgress }: EnhanceInput): Promise<EnhanceOutput> {
   if (method !== 'enhanced') return { site, pages, usage: { ...NO_USAGE }, errors: [] };
   const toDescribe = pages.map((page) => ({ ...page, markdown: page.markdown ?? '' }));
-  const result = await (describer ?? createExtractiveDescriber()).describe({ url: siteUrl, ...site }, toDescribe, { signal, onProgress });
+  const result = await (describer ?? createExtractiveDescriber()).describe({ url: siteUrl, ...site, language }, toDescribe, { signal, onProgress });
   result.pages.forEach((described, index) => {
     const page = pages[index];
     const rule = ENHANCE_RULES[described.source];

@@ -10,6 +10,8 @@ export interface RenderInput {
   includeModificationDate?: boolean;
   fullText?: boolean;
   maxFullTextTokens?: number | null;
+  /** The home page's language, null when it does not say. */
+  language: string | null;
 }
 
 export interface RenderedFiles {
@@ -19,13 +21,13 @@ export interface RenderedFiles {
   fullTextPagesLeftOut: number | null;
 }
 
-export async function renderFiles({ site, pages, includeModificationDate, fullText, maxFullTextTokens }: RenderInput): Promise<RenderedFiles> {
+export async function renderFiles({ site, pages, includeModificationDate, fullText, maxFullTextTokens, language }: RenderInput): Promise<RenderedFiles> {
   await yieldToEventLoop();
   const llmsTxt = renderLlmsTxt(site, pages, { includeModificationDate });
   const countTokens = fullText && maxFullTextTokens ? await loadTokenCounter() : undefined;
   let fullTextPagesLeftOut: number | null = null;
   const llmsFullTxt = fullText
-    ? await renderLlmsFullTxt(site, pages, { maxTokens: maxFullTextTokens, countTokens, onLeftOut: (leftOut) => (fullTextPagesLeftOut = leftOut) })
+    ? await renderLlmsFullTxt(site, pages, { language, maxTokens: maxFullTextTokens, countTokens, onLeftOut: (leftOut) => (fullTextPagesLeftOut = leftOut) })
     : null;
   return { llmsTxt, llmsFullTxt, fullTextPagesLeftOut };
 }
