@@ -203,6 +203,7 @@ export class FactsReader extends FactsState {
       this.content ? heading.level! <= 3 && value.length <= MAX_HEADING_CHARS : (heading.level ?? 0) <= 3 && this.chromeDepth === 0 && this.asideDepth === 0
     ) {
       if (outline.headings.length < MAX_HEADINGS) outline.headings.push(value);
+      if (this.navDepth === 0) outline.ownHeadings++;
     }
     if (this.chromeDepth === 0) {
       // A navigation block's heading that is all link (the site's name over its sidebar) is an

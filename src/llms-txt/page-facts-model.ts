@@ -51,6 +51,8 @@ export interface PageFacts {
   /** The first lead paragraphs of the content (see ParagraphRole), to find text that many pages share. */
   paragraphs: string[];
   headings: string[];
+  /** Headings below the <h1> outside navigation blocks: the page's own parts (a sidebar's "On this page" is not one). */
+  ownHeadings: number;
   /** The first terms a glossary on the page defines (see GLOSSARY_CLASS). */
   terms: string[];
   links: PageLink[];
@@ -107,6 +109,7 @@ export function emptyFacts(url: string): PageFacts {
     firstParagraph: '',
     paragraphs: [],
     headings: [],
+    ownHeadings: 0,
     terms: [],
     links: [],
     canonical: null,

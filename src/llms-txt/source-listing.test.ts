@@ -5,7 +5,7 @@ import { isSourceListing, listingComment } from './source-listing.ts';
 
 describe('source listings', () => {
   test("a page's code opening is read with its text, entities decoded", () => {
-    const html = `<html><body><h1>Source code for acme.shelf</h1><div class="highlight"><pre><span class="sd">&quot;&quot;&quot;Shelf builders.&quot;&quot;&quot;</span>
+    const html = `<html><body><div role="navigation"><h3>Site navigation</h3><ul><li><a href="/guide.html">Guide</a></li></ul></div><h1>Source code for acme.shelf</h1><div class="highlight"><pre><span class="sd">&quot;&quot;&quot;Shelf builders.&quot;&quot;&quot;</span>
 <span class="kn">import</span> os
 ${'shelf = build(os.getcwd())\n'.repeat(20)}</pre></div></body></html>`;
     const outline = readPageFacts(html, 'https://acme.dev/_src/shelf.html');

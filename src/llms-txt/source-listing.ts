@@ -9,7 +9,7 @@ import { SOURCE_LISTING_SHARE } from './tuning.ts';
  * text, a worked example) is content.
  */
 export function isSourceListing(outline: PageFacts): boolean {
-  return outline.headings.length === 0 && outline.codeChars > 0 && outline.codeChars >= SOURCE_LISTING_SHARE * outline.textChars;
+  return outline.ownHeadings === 0 && outline.codeChars > 0 && outline.codeChars >= SOURCE_LISTING_SHARE * outline.textChars;
 }
 
 // A comment: its opener (a docstring's quotes, a block comment's "/*") and closer, or a line comment's prefix.
