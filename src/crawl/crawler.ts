@@ -1,7 +1,8 @@
 // Breadth-first link crawler over one site. Normalized URLs (each seen once per job) are
 // visited by the job's one pool with a cap (page-visits.ts), in the order found, sharing one
-// keep-alive fetcher; a handler per page reports it (unless noindex or a canonical duplicate) and
-// queues its in-scope links.
+// keep-alive fetcher. Pages are fetched and read concurrently but taken in that order, whatever
+// order their responses come in: taking a page reports it (unless noindex or a canonical
+// duplicate) and queues its in-scope links, so a crawl cut by its caps takes the same pages every run.
 import { setMaxListeners } from 'node:events';
 import { FetchError } from './fetch-error.ts';
 import type { Fetcher, FetchResponse, ResponseBody } from './fetcher.ts';
@@ -58,6 +59,9 @@ const readLinksOnEventLoop: ReadLinks = (page, url, options) => extractLinks(pag
 
 export type CrawlStop = 'done' | 'maxUrls' | 'fetchBudget' | 'aborted';
 
+/** A visit's fetch: the response and its links (null when it is not an HTML page to read), or the budget spent. */
+type Fetched = { res: FetchResponse; page: PageLinks | null } | 'overBudget' | undefined;
+
 export interface CrawlResult {
   urls: string[];
   fetched: number;
@@ -89,6 +93,11 @@ class SiteCrawl {
   /** Links the start page gives wait for it: its redirect and links decide what is fetched next. */
   private firstLinks: string[] | null = [];
   private outstanding = 0;
+  /** Visits scheduled and taken: the ones between wait for their turn (the frontier). */
+  private scheduled = 0;
+  private taken = 0;
+  /** Settles when the last visit scheduled has been taken (or gone by). */
+  private lastTurn: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private finish!: () => void;
   private readonly finished = new Promise<void>((resolve) => (this.finish = resolve));
@@ -142,16 +151,31 @@ class SiteCrawl {
     this.stopController.abort();
   }
 
-  /** A visit in the pool; one stopped crawl lets the visits waiting their turn go by unvisited. */
+  /**
+   * A visit in the pool: fetched and read when the pool has room, taken after the visit scheduled
+   * before it (holding its place in the pool, so at most the pool's cap of pages wait read). A
+   * stopped crawl lets the visits waiting their turn go by unvisited.
+   */
   private schedule(url: string) {
     this.outstanding++;
+    this.scheduled++;
+    const previous = this.lastTurn;
+    let taken!: () => void;
+    this.lastTurn = new Promise<void>((resolve) => (taken = resolve));
     this.visits
-      .visit(() => (this.stoppedBy === null ? this.visit(url) : undefined))
+      .visit(async () => {
+        if (this.stoppedBy !== null) return;
+        const fetched = await this.read(url);
+        await previous;
+        this.taken++;
+        await this.take(url, fetched);
+      })
       .catch((error: unknown) => {
         this.failure ??= error;
         this.stop('aborted');
       })
       .finally(() => {
+        taken();
         if (--this.outstanding === 0) this.finish();
       });
   }
@@ -171,7 +195,7 @@ class SiteCrawl {
   private enqueue(url: string, written?: string) {
     const { robots } = this.options;
     if (this.seen.has(url) || !this.inScope(url) || !this.paths.fetchable(url)) return;
-    if ((this.firstLinks?.length ?? this.visits.waiting) >= this.limits.maxQueuedUrls) return;
+    if ((this.firstLinks?.length ?? this.scheduled - this.taken) >= this.limits.maxQueuedUrls) return;
     this.seen.add(url);
     const query = url.indexOf('?');
     if (NON_PAGE_EXTENSION.test(query === -1 ? url : url.slice(0, query)) || !robots.isAllowed(url)) return;
@@ -180,12 +204,8 @@ class SiteCrawl {
     else this.schedule(url);
   }
 
-  /** The URL's response, or undefined when the budget is spent or the fetch failed (a warning then). */
+  /** The URL's response, or undefined when the fetch failed (a warning then). */
   private async fetch(url: string): Promise<FetchResponse | undefined> {
-    if (this.fetched >= this.maxFetches) {
-      this.stop('fetchBudget');
-      return;
-    }
     this.fetched++;
     try {
       return await this.visits.fetch(url, this.stopController.signal);
@@ -197,16 +217,8 @@ class SiteCrawl {
     }
   }
 
-  /** True when the response is an HTML page this crawl reads (a redirect's target taken as seen). */
+  /** True when the response is an HTML page this crawl reads. */
   private isPageToRead(url: string, res: FetchResponse): boolean {
-    const finalUrl = res.url;
-    if (finalUrl !== url) {
-      // A redirect: the target stands for this URL, unless it leaves the site or is
-      // reached (or about to be) on its own.
-      if (!this.inScope(finalUrl) || !this.options.robots.isAllowed(finalUrl)) return false;
-      if (this.seen.has(finalUrl) && url !== this.options.startUrl) return false;
-      this.seen.add(finalUrl);
-    }
     if (res.status < 200 || res.status > 299) {
       if (url === this.options.startUrl) this.warnings.push(`Start page ${url} answered ${res.status}`);
       return false;
@@ -216,11 +228,37 @@ class SiteCrawl {
   }
 
   private async visit(url: string, prefetched?: FetchResponse): Promise<void> {
+    return this.take(url, await this.read(url, prefetched));
+  }
+
+  /** The URL fetched and its links read: the part of a visit that runs concurrently, in any order. */
+  private async read(url: string, prefetched?: FetchResponse): Promise<Fetched> {
+    if (!prefetched && this.fetched >= this.maxFetches) return 'overBudget';
     const res = prefetched ?? (await this.fetch(url));
-    if (!res || this.stoppedBy !== null || !this.isPageToRead(url, res)) return;
-    const finalUrl = res.url;
+    if (!res || this.stoppedBy !== null || this.leavesSite(url, res.url)) return;
+    if (!this.isPageToRead(url, res)) return { res, page: null };
     const { limits, options } = this;
-    const page = await (options.readLinks ?? readLinksOnEventLoop)(res, finalUrl, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength });
+    return { res, page: await (options.readLinks ?? readLinksOnEventLoop)(res, res.url, { maxLinks: limits.maxLinksPerPage, maxUrlLength: limits.maxUrlLength }) };
+  }
+
+  /** A redirect to a target outside the site or disallowed by robots.txt: not read. */
+  private leavesSite(url: string, finalUrl: string): boolean {
+    return finalUrl !== url && (!this.inScope(finalUrl) || !this.options.robots.isAllowed(finalUrl));
+  }
+
+  /** A visit taken in its turn: what it changes (seen, reported, queued) depends on the order of turns only. */
+  private async take(url: string, fetched: Fetched): Promise<void> {
+    if (fetched === 'overBudget') return this.stop('fetchBudget');
+    if (!fetched || this.stoppedBy !== null) return;
+    const { res, page } = fetched;
+    const finalUrl = res.url;
+    if (finalUrl !== url) {
+      // A redirect: the target stands for this URL, unless it is reached (or about to be) on its own.
+      if (this.seen.has(finalUrl) && url !== this.options.startUrl) return;
+      this.seen.add(finalUrl);
+    }
+    if (page === null) return;
+    const { options } = this;
     if (page.refresh !== null && page.refresh !== finalUrl && !this.seen.has(page.refresh) && options.robots.isAllowed(page.refresh)) {
       return this.followRefresh(url, page.refresh);
     }

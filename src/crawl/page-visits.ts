@@ -27,11 +27,6 @@ export class PageVisits {
     return this.limit(run);
   }
 
-  /** Visits waiting for room in the pool. */
-  get waiting(): number {
-    return this.limit.pendingCount;
-  }
-
   /** A page's response; the body only when the Content-Type says HTML (or says nothing). */
   fetch(url: string, signal?: AbortSignal): Promise<FetchResponse> {
     return this.fetcher.fetch(url, { signal, wantBody: isHtmlContentType });
