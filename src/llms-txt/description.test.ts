@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describePage, distinctDescriptions } from './description.ts';
+import { describeByRule, describePage, distinctDescriptions } from './description.ts';
 import { shorten } from './shorten.ts';
 
 describe('shorten (a paragraph cut to a description)', () => {
@@ -168,6 +168,14 @@ describe('describePage', () => {
     // The same <h1>, demoted to a heading of the content by Readability, is not one of the page's parts.
     const demoted = { ...source, h1: 'Source code for sphinx.builders.dummy', headings: ['Source code for sphinx.builders.dummy'] };
     assert.equal(describePage(demoted, nothingRepeated), 'Source code for sphinx.builders.dummy');
+  });
+
+  it("describes a source listing by its header comment, over its heading", () => {
+    const listing = { ...signals, title: 'acme.shelf', headings: [], h1: 'Source code for acme.shelf', listingComment: 'Shelf builders and their joints.' };
+    assert.equal(describeByRule(listing, nothingRepeated).text, 'Shelf builders and their joints.');
+    assert.equal(describeByRule(listing, nothingRepeated).rule, 'description.listing-comment');
+    assert.equal(describePage({ ...listing, listingComment: 'Builds rack files.' }, nothingRepeated), 'Builds rack files.', 'terse, as a stated purpose is');
+    assert.equal(describePage({ ...listing, listingComment: null }, nothingRepeated), 'Source code for acme.shelf');
   });
 
   it('names a page by its links only when they name something: not by check-ins, file names or "More information"', () => {

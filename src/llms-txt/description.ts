@@ -18,6 +18,8 @@ export interface DescriptionSignals {
   /** Titles of the pages this one lists as its contents, in order. */
   childTitles: readonly string[];
   headings: readonly string[];
+  /** A source listing's header comment (see listingComment), null on any other page. */
+  listingComment?: string | null;
   /** The terms the page's glossary defines, in order. */
   terms: readonly string[];
   /** The page's first <h1>: "Source code for sphinx.builders.html" where the title is the module's name. */
@@ -82,6 +84,9 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   }
   if (shortPurpose) return ruled('description.short-purpose-line', cut(capitalize(shortPurpose)));
   if (leadIn) return ruled('description.lead-in', cut(leadIn));
+  // A file's header comment is terse ("LaTeX builder."), as a stated purpose is.
+  const comment = usable(signals.listingComment, MIN_PURPOSE_CHARS);
+  if (comment) return ruled('description.listing-comment', cut(comment));
   // A glossary without a lead paragraph: its first definition describes one term, not the page.
   const english = signals.english ?? true;
   const terms = summarizeTerms(signals.terms, english);
@@ -102,11 +107,13 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   // An <h1> that says more than the title does, on a page with nothing else to go by.
   const h1 = usable(signals.h1);
   if (h1 && h1Key !== titleKey) return ruled('description.heading', cut(h1));
-  const links = summarizeTitles(
-    signals.linkTexts.filter((text) => wordCount(text) <= 8 && namesSomething(text) && !isNoise(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text) && !phrases.namesNothing.test(text)),
-    english,
-  );
+  const links = summarizeTitles(signals.linkTexts.filter((text) => !isNoise(text) && namesAPage(text, phrases)), english);
   return ruled(links ? 'description.link-texts' : 'description.none', links);
+}
+
+/** A link's text that can stand for its page in a list of them: a few words naming something, no marker. */
+function namesAPage(text: string, phrases: Phrases): boolean {
+  return wordCount(text) <= 8 && namesSomething(text) && !MARKER_LINK.test(text) && !NAMES_NOTHING.test(text) && !phrases.namesNothing.test(text);
 }
 
 /** Headings of at least this many words, two of them in a text, make it the page's content flattened. */

@@ -13,6 +13,8 @@ import { MAX_LEAD_ITEM_WORDS, MAX_LEAD_ITEMS, MAX_LEAD_JOINED_CHARS, MIN_LEAD_IT
 export const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
 const MAX_LINKS = 1500;
 const MAX_ITEM_CAPTION_CHARS = 60;
+/** A file's header comment fits in its first lines. */
+const MAX_CODE_OPENING_CHARS = 1000;
 
 /**
  * A lead paragraph that ends where a list begins ("In this section you will learn how to:"): its
@@ -212,6 +214,9 @@ export class FactsState {
   countText(data: string): void {
     const chars = data.trim().length;
     this.outline.textChars += chars;
-    if (this.preDepth > 0) this.outline.codeChars += chars;
+    if (this.preDepth === 0) return;
+    this.outline.codeChars += chars;
+    const opening = this.outline.codeOpening;
+    if (opening.length < MAX_CODE_OPENING_CHARS) this.outline.codeOpening = opening + data.slice(0, MAX_CODE_OPENING_CHARS - opening.length);
   }
 }

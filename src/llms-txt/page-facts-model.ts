@@ -65,6 +65,8 @@ export interface PageFacts {
   textChars: number;
   /** …and those of them in a <pre>: a page that is mostly code is a source listing. */
   codeChars: number;
+  /** The opening of the page's code (see MAX_CODE_OPENING_CHARS), where a source listing's header comment says what the file is. */
+  codeOpening: string;
   /** A <frameset>: the page's content is other documents, its frames. */
   frameset: boolean;
 }
@@ -113,6 +115,7 @@ export function emptyFacts(url: string): PageFacts {
     generator: null,
     textChars: 0,
     codeChars: 0,
+    codeOpening: '',
     frameset: false,
   };
 }

@@ -72,6 +72,11 @@ const DESCRIPTION_RULES = {
     why: 'it is still the page’s own words, better than a list of its headings when nothing else is written',
     example: '"Are you tired of writing configuration files like this:" → that sentence',
   },
+  'description.listing-comment': {
+    prefers: 'the first prose of the header comment or docstring opening a source listing’s code, over its heading',
+    why: 'a listing’s heading names its file ("Source code for acme.shelf") as every listing’s does; its header comment says what the file does',
+    example: 'a listing opening with """Shelf builders.""" → "Shelf builders."',
+  },
   'description.glossary-terms': {
     prefers: 'the first terms a glossary defines, over its first definition',
     why: 'the first definition describes one term, not the page',

@@ -97,3 +97,24 @@ describe('source listings', () => {
     assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/src/Acme-Shelf.html']);
   });
 });
+
+describe('glossaries', () => {
+  const at = (path: string, body: string) => readPageFacts(`<html><head><title>${path}</title></head><body><main>${body}</main></body></html>`, `https://acme.dev${path}`);
+  const sections = (names: string[], definition: (name: string) => string) => names.map((name) => `<section><h2>${name}</h2><p>${definition(name)}</p></section>`).join('');
+  const TERMS = ['Bracket', 'Joint', 'Load Rating', 'Load', 'Plank', 'Rack', 'Shelf', 'Shelf Group', 'Wall Anchor'];
+
+  test('terms in alphabetical order, each with a few lines of definition, make a glossary: secondary', () => {
+    const glossary = at('/glossary/', sections(TERMS, (name) => `A ${name.toLowerCase()} is a part of a shelf.`));
+    const list = at('/terms.html', `<dl class="glossary">${['anchor', 'bracket', 'joint', 'load', 'plank', 'rack', 'shelf', 'wall'].map((term) => `<dt>${term}</dt><dd>A part.</dd>`).join('')}</dl>`);
+    const pages = [at('/', '<p>Acme shelves.</p>'), glossary, list];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])].sort(), ['https://acme.dev/glossary/', 'https://acme.dev/terms.html']);
+  });
+
+  test('a reference in alphabetical order is no glossary: its sections are long, or its headings name code, or they are parts named alike', () => {
+    const long = at('/guide/', sections(TERMS, () => 'Shelves hold things. '.repeat(40)));
+    const code = at('/api/', sections(['ArrayAgg', 'BitAnd', 'BitOr', 'BoolAnd', 'BoolOr', 'JsonAgg', 'StringAgg', 'XorAgg'], () => 'An aggregate.'));
+    const alike = at('/options/', sections(['Options for A', 'Options for B', 'Options for C', 'Options for D', 'Options for E', 'Options for F', 'Options for G', 'Options for H'], () => 'Some options.'));
+    const pages = [at('/', '<p>Acme shelves.</p>'), long, code, alike];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], []);
+  });
+});

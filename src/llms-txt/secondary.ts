@@ -1,6 +1,6 @@
 // Pages a reader rarely needs first: legal text, indexes, bibliographies, release notes, search,
 // lists of the people behind the project, guides for the project's contributors, guides for
-// moving up from an older version ("Migrating from 0.x to v2").
+// moving up from an older version ("Migrating from 0.x to v2"), source listings (source-listing.ts).
 // They are ranked last, never vouch for other pages, and are listed under `## Optional`.
 import { findOptionalPages } from './sections.ts';
 import { languageOf } from './language.ts';
@@ -8,14 +8,16 @@ import { isEntry, type PageFacts } from './page-facts.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import { pageKey } from './site-map.ts';
 import { compactKeyPrefix, withoutNumbering } from './text.ts';
-import { SOURCE_LISTING_SHARE } from './tuning.ts';
+import { isSourceListing } from './source-listing.ts';
+import { GLOSSARY_MAX_DEFINITION_CHARS, GLOSSARY_MIN_TERMS, GLOSSARY_SORTED_SHARE } from './tuning.ts';
 
 /** A contents page lists at least this many pages, and twice as many as the site's median page. */
 const MIN_CONTENTS_TARGETS = 10;
 
 /** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"), in the words of the page's language. */
 export function isSecondaryTitle(title: string | null | undefined, phrases: Phrases): boolean {
-  return matches(phrases.indexTitle, title) || matches(phrases.secondaryTitle, title) || matches(phrases.contentsTitle, title) || matches(SOURCE_FILE_TITLE, title);
+  const clean = cleanTitle(title);
+  return clean !== null && [phrases.indexTitle, phrases.secondaryTitle, phrases.contentsTitle, SOURCE_FILE_TITLE].some((pattern) => pattern.test(clean));
 }
 
 /**
@@ -24,8 +26,9 @@ export function isSecondaryTitle(title: string | null | undefined, phrases: Phra
  */
 const SOURCE_FILE_TITLE = /^[\w/.-]+\.(?:h|hh|hpp|hxx|c|cc|cpp|cxx|hs|py|rs|java|go|rb)(?:\s+\p{L}+){0,2}$/iu;
 
-function matches(pattern: RegExp, title: string | null | undefined): boolean {
-  return Boolean(title) && pattern.test(withoutNumbering(title!.trim()));
+/** A title as the title patterns read it; null when there is none. */
+function cleanTitle(title: string | null | undefined): string | null {
+  return title ? withoutNumbering(title.trim()) : null;
 }
 
 /**
@@ -40,25 +43,41 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
   const listsTheSite = contentsLister(outlines);
   for (const outline of outlines) {
-    const titles = titlesOf(outline, home?.documentTitle);
+    const titles = titlesOf(outline, home?.documentTitle).map(cleanTitle);
     const phrases = phrasesFor(languageOf(outline));
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
-    const titled = (pattern: RegExp) => titles.some((title) => matches(pattern, title));
-    if (isSourceListing(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
+    const titled = (pattern: RegExp) => titles.some((title) => title !== null && pattern.test(title));
+    if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
   return secondary;
 }
 
+/** A term a glossary's list defines: a few words, no identifier ("not nullable"; not "ALLOWED_HOSTS", "getName()"). */
+const TERM = /^\p{L}[\p{L}'’ -]{0,40}$/u;
+/** A term a heading names: up to four words, the first capitalised, none a name in code ("Semver Range"; not "ArrayAgg", "auth"). */
+const HEADING_TERM = /^\p{Lu}\p{Ll}+(?:[ -]\p{L}\p{Ll}*){0,3}$/u;
+
 /**
- * A page whose text is code with no heading of its own (a generator's hyperlinked copy of a source
- * file): the pages documenting that code say it better. A page of code under headings (a licence's
- * text, a worked example) is content.
+ * A glossary: a page whose content is terms, each with its definition, in alphabetical order (the
+ * terms of its definition list, else its headings): a reader looks a word up there, as in an
+ * index, and reads the pages that use it first. A reference of settings or functions in
+ * alphabetical order names identifiers, not terms.
  */
-function isSourceListing(outline: PageFacts): boolean {
-  return outline.headings.length === 0 && outline.codeChars > 0 && outline.codeChars >= SOURCE_LISTING_SHARE * outline.textChars;
+function isGlossary(outline: PageFacts): boolean {
+  // A glossary's definition list says what it is; headings are terms when each has a definition's
+  // few lines under it, not a reference's sections (a field's or a command's options and examples).
+  const marked = outline.terms.length > 0;
+  const terms = marked ? outline.terms.filter((text) => TERM.test(text)) : outline.headings.filter((text) => HEADING_TERM.test(text));
+  if (terms.length < GLOSSARY_MIN_TERMS || (!marked && outline.textChars > GLOSSARY_MAX_DEFINITION_CHARS * terms.length)) return false;
+  // Terms, not a page's parts named alike ("Options for HTML output", "Options for LaTeX output").
+  const firstWords = new Set(terms.map((term) => term.split(/[\s-]/)[0].toLowerCase()));
+  if (firstWords.size * 2 < terms.length) return false;
+  let sorted = 0;
+  for (let index = 1; index < terms.length; index++) if (terms[index - 1].localeCompare(terms[index], 'en', { sensitivity: 'base' }) <= 0) sorted++;
+  return sorted >= GLOSSARY_SORTED_SHARE * (terms.length - 1);
 }
 
 /** An opening is compared by its first this many letters and digits. */
@@ -98,7 +117,8 @@ export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
     let excerpts = 0;
     for (const paragraph of outline.paragraphs) {
       const openingAlike = pagesOpening.get(opening(paragraph) ?? '');
-      if (!openingAlike) continue;
+      // Its own first paragraph opens as it does: only another page's opening makes an excerpt.
+      if (!openingAlike?.some((page) => page !== self)) continue;
       linked ??= new Set(outline.links.map((link) => pageOf(link.url)));
       const target = openingAlike.find((page) => page !== self && linked!.has(page));
       if (!target) continue;

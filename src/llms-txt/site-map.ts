@@ -2,8 +2,10 @@
 // navigation and contents links (a shortest-path tree, where a top-level contents entry costs 1,
 // a nested one more, a link in running text 3), and how many pages link to it. Page choice and
 // sections both come from this tree.
+import { MinQueue } from './min-queue.ts';
 import { isEntry, type PageLink, type PageFacts } from './page-facts.ts';
-import { IN_LINK_WEIGHT, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
+import { frameOf } from './templates.ts';
+import { ALIKE_KEPT, ALIKE_MIN_PAGES, IN_LINK_WEIGHT, MEMBER_STEP, PRIORITY_WEIGHT, PROSE_LINK_STEP as PROSE_STEP, UNREACHED_LEVEL } from './tuning.ts';
 
 export interface MapInput {
   outline: PageFacts;
@@ -34,6 +36,11 @@ export interface MapNode {
   children: MapNode[];
   /** Position in the site's reading order (a depth-first walk of the tree, links in page order). */
   order: number;
+  /**
+   * One step further from the top: listed beside the page it is a member of ("Shelf.Bracket" beside
+   * "Shelf"), or one of a family of alike pages past the first few that stand for it.
+   */
+  member: boolean;
 }
 
 export interface SiteMap {
@@ -94,6 +101,7 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
       viaLinkIndex: -1,
       children: [],
       order: Infinity,
+      member: false,
     });
   }
   const nodes = [...byKey.values()];
@@ -108,6 +116,8 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
     markUnreachedSecondary(nodes, byKey);
   }
   for (const node of nodes) if (node.via) node.via.children.push(node);
+  markMembers(nodes);
+  markAlike(nodes);
   let order = 0;
   const walk = (node: MapNode) => {
     node.order = order++;
@@ -211,9 +221,52 @@ export function sharedFolders(a: MapNode, b: MapNode): number {
   return shared;
 }
 
+/** Between a name and its member's: "Shelf.Bracket", "Shelf::Bracket", "Shelf#bracket". */
+const MEMBER_JOINERS = ['.', '::', '#'];
+
+/**
+ * A page listed beside the page it is a member of, its name that page's and more ("Shelf.Bracket"
+ * beside "Shelf": an API's nested class, a module's submodule): a contents list that lists both at
+ * one level still puts the member under its owner, so it comes after its owner's siblings.
+ */
+function markMembers(nodes: readonly MapNode[]) {
+  for (const parent of nodes) {
+    if (parent.children.length < 2) continue;
+    const names = new Set(parent.children.map((child) => child.viaLink!.text));
+    for (const child of parent.children) {
+      const name = child.viaLink!.text;
+      child.member = MEMBER_JOINERS.some((joiner) => {
+        for (let at = name.indexOf(joiner); at > 0; at = name.indexOf(joiner, at + 1)) if (names.has(name.slice(0, at))) return true;
+        return false;
+      });
+    }
+  }
+}
+
+/**
+ * A page's children that open alike, only names changing ("A functional interface like BiConsumer
+ * that declares a Throwable.", forty times): a family, which its first few stand for; the others
+ * rank as members do, after their parent's other children.
+ */
+function markAlike(nodes: readonly MapNode[]) {
+  for (const parent of nodes) {
+    if (parent.children.length < ALIKE_MIN_PAGES) continue;
+    const families = new Map<string, MapNode[]>();
+    for (const child of parent.children) {
+      const frame = frameOf(child.outline.firstParagraph);
+      if (frame !== '') families.set(frame, [...(families.get(frame) ?? []), child]);
+    }
+    for (const family of families.values()) {
+      if (family.length < ALIKE_MIN_PAGES) continue;
+      family.sort((a, b) => b.inLinks - a.inLinks || a.viaLinkIndex - b.viaLinkIndex);
+      for (const child of family.slice(ALIKE_KEPT)) child.member = true;
+    }
+  }
+}
+
 /** Lower is more important: close to the home page in the site's navigation, linked from many pages. */
 export function importance(node: MapNode): number {
-  const level = Number.isFinite(node.level) ? node.level : UNREACHED_LEVEL;
+  const level = (Number.isFinite(node.level) ? node.level : UNREACHED_LEVEL) + (node.member ? MEMBER_STEP : 0);
   const priority = node.priority === null ? 0 : PRIORITY_WEIGHT * (node.priority - 0.5);
   return level - IN_LINK_WEIGHT * Math.log2(1 + node.inLinks) - priority;
 }
@@ -230,47 +283,4 @@ export function choosePages(map: SiteMap, count: number): MapNode[] {
   const primary = others.filter((node) => !isOptional(node)).sort(rank);
   const secondary = others.filter(isOptional).sort(rank);
   return [...(map.home ? [map.home] : []), ...primary, ...secondary].slice(0, Math.max(0, count));
-}
-
-/** A binary heap; equal priorities leave in the order they came in. */
-class MinQueue<T> {
-  private readonly heap: Array<{ item: T; priority: number; seq: number }> = [];
-  private seq = 0;
-
-  push(item: T, priority: number) {
-    this.heap.push({ item, priority, seq: this.seq++ });
-    let i = this.heap.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      [this.heap[i], this.heap[parent]] = [this.heap[parent], this.heap[i]];
-      i = parent;
-    }
-  }
-
-  pop(): T | undefined {
-    const top = this.heap[0];
-    const last = this.heap.pop();
-    if (this.heap.length > 0 && last) {
-      this.heap[0] = last;
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        const right = left + 1;
-        let smallest = i;
-        if (left < this.heap.length && this.less(left, smallest)) smallest = left;
-        if (right < this.heap.length && this.less(right, smallest)) smallest = right;
-        if (smallest === i) break;
-        [this.heap[i], this.heap[smallest]] = [this.heap[smallest], this.heap[i]];
-        i = smallest;
-      }
-    }
-    return top?.item;
-  }
-
-  private less(a: number, b: number): boolean {
-    const x = this.heap[a];
-    const y = this.heap[b];
-    return x.priority < y.priority || (x.priority === y.priority && x.seq < y.seq);
-  }
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findTemplatedTexts, skeletonOf } from './templates.ts';
+import { findTemplatedTexts, frameOf, skeletonOf } from './templates.ts';
 
 test('a line made of names in a fixed frame has a skeleton; prose that merely opens alike has none', () => {
   assert.equal(skeletonOf('declaration: module: org.acme.base, package: org.acme.lang, class: StringUtils'), 'declaration: module: #');
@@ -29,4 +29,10 @@ test("a sentence's capitalised first word is a word: an author's sentences that 
   const sentences = ['Alpha', 'Beta', 'Gamma', 'Delta', 'Epsilon', 'Zeta'].map((name) => [`A functional interface like ${name} that declares a Throwable.`]);
   const isTemplated = findTemplatedTexts(sentences);
   assert.equal(sentences.some(([text]) => isTemplated(text)), false);
+});
+
+test('a text\'s frame: its plain words once names are gone', () => {
+  assert.equal(frameOf('A functional interface like BiConsumer that declares a Throwable.'), 'a functional interface like that declares a');
+  assert.equal(frameOf('A fastener like Bolt that holds a Shelf.'), frameOf('A fastener like Hook that holds a Rack.'));
+  assert.equal(frameOf('Shelf.Bracket, Shelf.Joint'), '');
 });

@@ -41,3 +41,18 @@ export function findTemplatedTexts(pages: Iterable<readonly string[]>): (text: s
     return skeleton !== '' && isShared(skeleton);
   };
 }
+
+/**
+ * A text's frame once every name is gone: its plain lower-case words, in order ("A functional
+ * interface like BiConsumer that declares a Throwable." → "a functional interface like that
+ * declares a"). Empty when no more than TEMPLATE_MIN_KEPT_WORDS are left.
+ */
+export function frameOf(text: string): string {
+  const words: string[] = [];
+  for (const token of text.split(/\s+/)) {
+    if (token === '') continue;
+    const word = token.replace(/[,.;:!?]$/, '');
+    if (PLAIN_WORD.test(word) || (words.length === 0 && OPENING_WORD.test(word))) words.push(word.toLowerCase());
+  }
+  return words.length > MIN_KEPT_WORDS ? words.join(' ') : '';
+}

@@ -47,6 +47,12 @@ export const TEMPLATE_MAX_WORDS_PER_SLOT = 2;
 
 /** A page whose text is this share code (in <pre>) is a source listing. */
 export const SOURCE_LISTING_SHARE = 0.9;
+/** A glossary defines at least this many terms… */
+export const GLOSSARY_MIN_TERMS = 8;
+/** …in alphabetical order: at least this share of them follow the one before. */
+export const GLOSSARY_SORTED_SHARE = 0.8;
+/** Headings are a glossary's terms when the page has at most this many characters of text for each. */
+export const GLOSSARY_MAX_DEFINITION_CHARS = 400;
 
 // Canonical pages and language.
 
@@ -68,6 +74,12 @@ export const PROSE_LINK_STEP = 3;
 
 // Choose (site-map.ts's importance: lower is more important).
 
+/** A member listed beside its owner ("Shelf.Bracket" beside "Shelf") ranks as this much further from the top. */
+export const MEMBER_STEP = 1;
+/** Children of one page that open alike (names aside): this many make a family… */
+export const ALIKE_MIN_PAGES = 5;
+/** …of which the first this many (by in-links) stand for it; the others rank as members. */
+export const ALIKE_KEPT = 3;
 /** The level of a page no navigation path reaches. */
 export const UNREACHED_LEVEL = 20;
 /** Each doubling of the pages linking to a page makes it this much more important. */

@@ -7,6 +7,7 @@ import { phrasesFor } from '../phrases.ts';
 import { refineTitles } from '../site.ts';
 import { isOptional, type SiteMap } from '../site-map.ts';
 import { shorten } from '../shorten.ts';
+import { isSourceListing, listingComment } from '../source-listing.ts';
 import { compactKey } from '../text.ts';
 import type { DescribedPage, OwnMarkdown, SiteSummary } from '../types.ts';
 import type { ChosenPage } from './choose.ts';
@@ -65,6 +66,7 @@ function signalsOf({ node, text }: ChosenPage, title: string, language: Language
     childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
     headings: text.headings.filter((heading) => !repetition.isTemplateHeading(heading)),
     terms: node.outline.terms,
+    listingComment: isSourceListing(node.outline) ? listingComment(node.outline.codeOpening) : null,
     h1: node.outline.h1,
     get linkTexts() {
       return node.outline.links.map((link) => link.text).filter((text) => !repetition.isMenuLink(text));
