@@ -134,6 +134,7 @@ export class FactsReader extends FactsState {
     // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
     const frame = this.stack.pop();
     if (!frame) return;
+    if (frame.captionBeforeHeading !== undefined) this.endItemHeading(frame);
     if (frame.groupBefore !== undefined) this.group = frame.groupBefore;
     else if (frame.tag === 'li' && this.navDepth > 0 && this.chromeDepth === 0 && frame.linksBefore === this.outline.links.length) this.captionFromItem();
     if (frame.chrome) this.chromeDepth--;
@@ -210,11 +211,9 @@ export class FactsReader extends FactsState {
       if (outline.headings.length < MAX_HEADINGS) outline.headings.push(value);
     }
     if (this.chromeDepth === 0) {
-      // A navigation block's heading that is all link (the site's name over its sidebar) is an entry, not a caption.
-      if (this.navDepth === 0 || heading.linkChars < value.length) {
-        this.group = value;
-        this.lastAtDepth.length = 0;
-      }
+      // A navigation block's heading that is all link (the site's name over its sidebar) is an
+      // entry, not a caption; so is a heading inside a link (a card's title) anywhere.
+      if ((this.navDepth === 0 || heading.linkChars < value.length) && this.linkStack.length === 0) this.captionFromHeading(value);
       this.answering ||= isAnsweredQuestion(value, heading.level ?? 1, this.headingsSeen++);
       this.inSynopsis = isSynopsisHeading(value);
     }

@@ -44,6 +44,8 @@ export interface Frame {
    * captions the items after it: the caption before, restored when the element closes.
    */
   groupBefore?: string | null;
+  /** A list item with a heading of its own in the content: the caption before that heading (see endItemHeading). */
+  captionBeforeHeading?: string | null;
 }
 
 export class FactsState {
@@ -163,11 +165,36 @@ export class FactsState {
 
   /** Whether the list item the parser is in has a link or text of its own so far. */
   itemHasLabel(): boolean {
+    const item = this.currentItem();
+    return item !== undefined && (item.linksBefore < this.outline.links.length || normalizeWhitespace(this.itemTexts.join('')) !== '');
+  }
+
+  /** The list item (`<li>`) the parser is in, inside the innermost list. */
+  private currentItem(): Frame | undefined {
     const stack = this.stack;
-    for (let index = stack.length - 1; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) {
-      if (stack[index].tag === 'li') return stack[index].linksBefore < this.outline.links.length || normalizeWhitespace(this.itemTexts.join('')) !== '';
-    }
-    return false;
+    for (let index = stack.length - 1; index >= 0 && !LIST_TAGS.has(stack[index].tag); index--) if (stack[index].tag === 'li') return stack[index];
+    return undefined;
+  }
+
+  /** A heading of the content becomes the caption; in a list item, the caption before it is kept for endItemHeading. */
+  captionFromHeading(value: string): void {
+    const item = this.navDepth === 0 ? this.currentItem() : undefined;
+    if (item && item.captionBeforeHeading === undefined) item.captionBeforeHeading = this.group;
+    this.group = value;
+    this.lastAtDepth.length = 0;
+  }
+
+  /**
+   * A list item's heading over one link at most ("My project isn't software." above "There are
+   * licenses for that") names that item, as a card's title does: the link, and what follows the
+   * item, keep the caption of the list (the heading above it). A heading over several links (a
+   * reference's "Method Summary" over its table) captions them.
+   */
+  endItemHeading(item: Frame): void {
+    const links = this.outline.links;
+    if (links.length - item.linksBefore > 1) return;
+    for (let index = item.linksBefore; index < links.length; index++) links[index].group = item.captionBeforeHeading!;
+    this.group = item.captionBeforeHeading!;
   }
 
   /** A lead paragraph ending in ":" waits for the element after it. */

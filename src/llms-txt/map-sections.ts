@@ -41,10 +41,12 @@ export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): SiteS
 
   // A contents page names each of its entries a part of the site, however short, and so does a
   // home page whose contents nest (a manual's chapters, each with its sections on its one page);
-  // elsewhere a part of one page joins the overview.
+  // elsewhere a part of one page joins the overview, unless it is one of the groups a home page
+  // heads and the others would be too few to map the site (a small site's two questions).
   const chapters = nestedHomeEntries(home);
+  const headedGroup = (part: Part) => part.id.startsWith('group:') && parts.length < MIN_SECTIONS;
   for (let i = parts.length - 1; i >= 0 && !tree?.fromContentsPage; i--) {
-    if (parts[i].nodes.length !== 1 || chapters.has(parts[i].id)) continue;
+    if (parts[i].nodes.length !== 1 || chapters.has(parts[i].id) || headedGroup(parts[i])) continue;
     overview.nodes.push(...parts.splice(i, 1)[0].nodes);
   }
   const sections = mergeByName([...(overview.nodes.length > 0 ? [overview] : []), ...parts], tree?.fromContentsPage ?? false);
@@ -194,14 +196,22 @@ function navigationOrder(home: MapNode, navigation: Navigation): (node: MapNode)
   };
 }
 
-/** Section names come from the headings above the home page's entries when those form at least three groups. */
+/**
+ * Section names come from the headings above the home page's entries when those form at least two
+ * groups: with the home page above them, three sections.
+ */
 function usesGroups(home: MapNode, chosen: readonly MapNode[]): boolean {
   const groups = new Set<string>();
   for (const node of chosen) {
-    const top = topEntry(home, node);
-    if (top?.group) groups.add(top.group.toLowerCase());
+    const group = homeGroup(home, topEntry(home, node));
+    if (group) groups.add(group.toLowerCase());
   }
-  return groups.size >= MIN_SECTIONS;
+  return groups.size >= MIN_SECTIONS - 1;
+}
+
+/** The caption a home page's entry stands under; the page's own heading, over all its lists, groups nothing. */
+function homeGroup(home: MapNode, entry: PageLink | null): string | null {
+  return entry?.group && entry.group !== home.outline.h1 ? entry.group : null;
 }
 
 /** The home page's entry a page's path starts from, climbed to the top of the home page's list. */
@@ -228,7 +238,8 @@ function labelPath(node: MapNode, home: MapNode, grouped: boolean): Label[] {
   const entries: number[] = [];
   for (let index = first.viaLinkIndex; index >= 0; index = homeLinks[index].parent) entries.unshift(index);
   const top = homeLinks[entries[0]];
-  if (grouped && top.group) labels.push({ id: `group:${top.group.toLowerCase()}`, name: top.group });
+  const group = grouped ? homeGroup(home, top) : null;
+  if (group) labels.push({ id: `group:${group.toLowerCase()}`, name: group });
   for (const index of entries) labels.push({ id: `home:${index}`, name: homeLinks[index].text });
   const chain: MapNode[] = [];
   for (let step: MapNode | null = node; step && step !== first; step = step.via) chain.unshift(step);

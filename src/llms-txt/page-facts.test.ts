@@ -251,6 +251,29 @@ test('the generator a page names in <meta name="generator"> is one of its facts,
   assert.equal(readPageFacts('<html><body><p>Hand-written.</p></body></html>', 'https://docs.example/').generator, null);
 });
 
+describe('headings that name one item, not a group', () => {
+  test("a card's title (a heading inside its link) and a list item's heading over one link caption nothing: the heading above the list does", () => {
+    const html = `<html><body><main><h2>Which fits you?</h2><ul>
+      <li><a href="/community/"><h3>I work in a community.</h3></a><p>Use <a href="/community/">its licence</a>.</p></li>
+      <li><a href="/mit/"><h3>I want it simple.</h3></a></li></ul>
+      <h2>None of these?</h2><ul><li><h3>Not software.</h3><p><a href="/other/">There are licences for that</a>.</p></li></ul>
+      <p><a href="/after/">After</a></p></main></body></html>`;
+    const links = readPageFacts(html, PAGE).links.map((link) => [link.text, link.group]);
+    assert.deepEqual(links, [
+      ['I work in a community.', 'Which fits you?'],
+      ['its licence', 'Which fits you?'],
+      ['I want it simple.', 'Which fits you?'],
+      ['There are licences for that', 'None of these?'],
+      ['After', 'None of these?'],
+    ]);
+  });
+
+  test("a list item's heading over several links captions them", () => {
+    const html = `<html><body><main><h2>Classes</h2><ul><li><h3>Method Summary</h3><table><tr><td><a href="/a.html">a</a></td></tr><tr><td><a href="/b.html">b</a></td></tr></table></li></ul></main></body></html>`;
+    assert.deepEqual(readPageFacts(html, PAGE).links.map((link) => link.group), ['Method Summary', 'Method Summary']);
+  });
+});
+
 test("a sidebar is known by its role, whatever its class: the site's pages are navigation, its local contents no entry", () => {
   const html = `<html><body><div class="body" role="main"><h1>Models</h1><p>Models hold the data.</p></div>
     <div class="acmesidebar" role="navigation"><h3>On this page</h3><ul><li><a href="#">Models</a><ul>

@@ -126,7 +126,7 @@ const SECTION_RULES = {
     example: 'a home page listing "1. Introduction" with its sub-pages nested below → section "Introduction"',
   },
   'section.home-group': {
-    prefers: 'the heading or caption the home page groups its contents entries under',
+    prefers: 'the heading or caption the home page groups its contents entries under (not its own title over them all, not a card’s title); two groups and the home page make three sections',
     why: 'when the home page groups its links, the groups are the site’s parts',
     example: 'a home page heading "User guides" above links to four guides → section "User guides"',
   },

@@ -84,11 +84,21 @@ function ruleOf(id: string, fromContentsPage: boolean): SectionRule {
   return 'section.sub-part';
 }
 
-/** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands". */
+/** "II. The SQL Language" → "The SQL Language"; "MAIN PORCELAIN COMMANDS" → "Main porcelain commands"; "{ Licenses }" → "Licenses". */
 export function sectionName(raw: string): string {
-  let name = trimEndOf(withoutNumbering(normalizeWhitespace(raw)), ':.;,').trim() || OVERVIEW;
+  let name = trimEndOf(withoutNumbering(withoutEnclosingBrackets(normalizeWhitespace(raw))), ':.;,').trim() || OVERVIEW;
   if (name.length > 3 && name.includes(' ') && name === name.toUpperCase() && /[A-Z]/.test(name)) name = name.charAt(0) + name.slice(1).toLowerCase();
   return name.length > 60 ? name.slice(0, 60).replace(/\s+\S*$/, '') : name;
+}
+
+const CLOSING: Readonly<Record<string, string>> = { '{': '}', '[': ']', '(': ')', '<': '>', '«': '»', '‹': '›' };
+
+/** A heading's decoration around all its text ("{ Licenses }", "[ Guides ]") is no part of its name. */
+function withoutEnclosingBrackets(name: string): string {
+  const closing = CLOSING[name.charAt(0)];
+  if (!closing || !name.endsWith(closing)) return name;
+  const inner = name.slice(1, -1);
+  return inner.includes(name.charAt(0)) || inner.includes(closing) ? name : inner.trim();
 }
 
 /** More than 25 sections: the smallest join one "More" section at the end. */
