@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { sharedCorpus } from '../testing/shared-corpora.ts';
 import { join } from 'node:path';
 import { isBoilerplateDescription } from './boilerplate.ts';
-import { describePage } from './description.ts';
+import { describePage } from './self-description.ts';
 import { readContentFacts } from './extract.ts';
 import { readPageFacts } from './page-facts.ts';
 import { phrasesFor } from './phrases.ts';

@@ -8,7 +8,7 @@ import { findCommonTitleAffix, findSharedLeadWords, findSharedTitleEnds, hostNam
 import type { DescribedPage, SiteSummary } from './types.ts';
 import { isEnglish, languageOf, readsAsEnglish } from './language.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
-import { isContentExcerpt } from './description.ts';
+import { isContentExcerpt } from './self-description.ts';
 
 /**
  * The listed pages' titles, once the whole site is known: a " | Site" part most titles share is

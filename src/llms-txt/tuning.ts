@@ -87,7 +87,7 @@ export const IN_LINK_WEIGHT = 0.4;
 /** A sitemap priority of 1 makes a page this much more important than one of 0 (0.5 changes nothing). */
 export const PRIORITY_WEIGHT = 2;
 
-// Describe (description.ts).
+// Describe (self-description.ts).
 
 /** A description is at most about this many words. */
 export const DESCRIPTION_MAX_WORDS = 25;

@@ -1,7 +1,7 @@
 // Stage 7, describe: each listed page's title among the site's and its description from its own
 // signals, each with the rule that chose it (PageTrace); its markdown, the site's own where it
 // publishes one.
-import { distinctDescriptions, type DescriptionSignals } from '../description.ts';
+import { distinctDescriptions, type DescriptionSignals } from '../self-description.ts';
 import { isEnglish, languageOf } from '../language.ts';
 import { phrasesFor } from '../phrases.ts';
 import { refineTitles } from '../site.ts';

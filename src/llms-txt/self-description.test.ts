@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { describeByRule, describePage, distinctDescriptions } from './description.ts';
+import { describeByRule, describePage, distinctDescriptions } from './self-description.ts';
 import { shorten } from './shorten.ts';
 
 describe('shorten (a paragraph cut to a description)', () => {
