@@ -4,7 +4,7 @@ import { LINK_LIST_SHARE, MAX_TRAIL_ITEM_CHARS } from './tuning.ts';
 
 /** Text being collected for the element that asked for it. */
 export interface CollectedText {
-  kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label' | 'term';
+  kind: 'title' | 'heading' | 'paragraph' | 'caption' | 'purpose' | 'label' | 'term' | 'item';
   tag: string;
   parts: string[];
   level?: number;

@@ -38,6 +38,7 @@ export class FactsReader extends FactsState {
     if (name === 'link') return readLinkTag(outline, attrs, this.base);
     if (VOID_TAGS.has(name)) return;
     if (this.text?.kind === 'paragraph' && this.text.tag === 'div' && BLOCK_TAGS.has(name)) this.finishText();
+    if (this.leadList?.depth === null && BLOCK_TAGS.has(name)) this.openAfterLead(name);
     // A class on <body> or <html> names the page's layout ("no-sidebar"), not a part of it.
     const kind = name === 'body' || name === 'html' ? PLAIN : classKind(attrs.class ?? '');
     this.openFrame(name, attrs, kind);
@@ -92,6 +93,7 @@ export class FactsReader extends FactsState {
 
   /** The text to collect from an element of a whole page. */
   private pageTextAt(name: string): CollectedText | null {
+    if (this.opensLeadItem(name)) return collecting('item', name);
     if (name === 'title') return collecting('title', name);
     if (HEADING.test(name)) return collecting('heading', name, Number(name[1]));
     if (name === 'p' && this.refnamediv && !this.outline.purposeLine) return collecting('purpose', name);
@@ -143,6 +145,7 @@ export class FactsReader extends FactsState {
     if (frame.aside) this.asideDepth--;
     if (frame.glossary) this.glossaryDepth--;
     if (LIST_TAGS.has(frame.tag)) this.listDepth--;
+    if (LIST_TAGS.has(frame.tag) && this.leadList?.depth === this.listDepth) this.finishLeadList();
     if (ITEM_TAGS.has(frame.tag)) this.itemDepth--;
   }
 
@@ -191,6 +194,9 @@ export class FactsReader extends FactsState {
       case 'paragraph':
         this.finishParagraph(current, value);
         break;
+      case 'item':
+        if (this.leadList) this.addLeadItem(value);
+        break;
     }
   }
 
@@ -220,7 +226,10 @@ export class FactsReader extends FactsState {
     // A <div>'s own text that is not a sentence is a label, a signature or a name: "Deprecated.", "public class A extends B".
     if (paragraph.tag === 'div' && !LOOSE_SENTENCE.test(value)) return;
     if (paragraphRole(paragraph, value, this) !== 'lead') return;
-    if (outline.paragraphs.length < MAX_PARAGRAPHS) outline.paragraphs.push(value);
+    if (outline.paragraphs.length < MAX_PARAGRAPHS) {
+      outline.paragraphs.push(value);
+      this.awaitList(value);
+    }
     if (!outline.firstParagraph && isMeaningfulParagraph(value, paragraph.linkChars, this.phrases)) outline.firstParagraph = value;
   }
 }

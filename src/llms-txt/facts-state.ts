@@ -1,18 +1,32 @@
 // The state of one pass over a page (see FactsReader): the blocks the parser is inside of, the
 // text and links being collected, and the bookkeeping of the links it keeps: their block, their
 // nesting and the caption they sit under.
+import { isMeaningfulParagraph } from './boilerplate.ts';
 import type { CollectedText } from './collected-text.ts';
 import { withoutPilcrow } from './collected-text.ts';
 import { emptyFacts, type PageFacts } from './page-facts-model.ts';
 import { resolveHref, type PendingLink } from './pending-link.ts';
 import { phrasesFor } from './phrases.ts';
-import { candidateText, normalizeWhitespace } from './text.ts';
+import { candidateText, normalizeWhitespace, trimEndOf, wordCount } from './text.ts';
+import { MAX_LEAD_ITEM_WORDS, MAX_LEAD_ITEMS, MAX_LEAD_JOINED_CHARS, MIN_LEAD_ITEMS } from './tuning.ts';
 
 export const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
 const MAX_LINKS = 1500;
 const MAX_ITEM_CAPTION_CHARS = 60;
 /** A file's header comment fits in its first lines. */
 const MAX_CODE_OPENING_CHARS = 1000;
+
+/**
+ * A lead paragraph that ends where a list begins ("In this section you will learn how to:"): its
+ * place in the outline's paragraphs, the depth of the list after it once that list opens, and the
+ * list's items so far; `broken` when an item is too long to be a topic.
+ */
+interface LeadList {
+  index: number;
+  depth: number | null;
+  items: string[];
+  broken: boolean;
+}
 
 export interface Frame {
   tag: string;
@@ -71,6 +85,7 @@ export class FactsState {
   headingsSeen = 0;
   answering = false;
   inSynopsis = false;
+  leadList: LeadList | null = null;
 
   /** The page's name so far (see ParagraphPlace): its <title>, else its <h1>. */
   get pageTitle(): string | null {
@@ -185,6 +200,47 @@ export class FactsState {
     if (links.length - item.linksBefore > 1) return;
     for (let index = item.linksBefore; index < links.length; index++) links[index].group = item.captionBeforeHeading!;
     this.group = item.captionBeforeHeading!;
+  }
+
+  /** A lead paragraph ending in ":" waits for the element after it. */
+  awaitList(value: string): void {
+    this.leadList = !this.content && value.endsWith(':') ? { index: this.outline.paragraphs.length - 1, depth: null, items: [], broken: false } : null;
+  }
+
+  /** The block after a lead paragraph: the list it introduces, or anything else, which ends the wait. */
+  openAfterLead(name: string): void {
+    if (name === 'ul' || name === 'ol') this.leadList!.depth = this.listDepth;
+    else this.leadList = null;
+  }
+
+  /** Whether a list item opening now is an item of the list after a lead paragraph. */
+  opensLeadItem(name: string): boolean {
+    return name === 'li' && this.leadList !== null && this.leadList.depth === this.listDepth - 1;
+  }
+
+  addLeadItem(value: string): void {
+    const lead = this.leadList!;
+    if (!value || wordCount(value) > MAX_LEAD_ITEM_WORDS) lead.broken = true;
+    else if (lead.items.length <= MAX_LEAD_ITEMS) lead.items.push(trimEndOf(value, '.;,'));
+  }
+
+  /**
+   * The lead paragraph and the list after it become one: "In this section you will learn how to:
+   * Structure your book correctly, Customize your theme." (a lead-in alone says nothing of its
+   * page); the items that fit in MAX_LEAD_JOINED_CHARS, "…" for the rest.
+   */
+  finishLeadList(): void {
+    const { index, items, broken } = this.leadList!;
+    const outline = this.outline;
+    this.leadList = null;
+    const lead = outline.paragraphs[index];
+    let shown = 0;
+    let length = lead.length;
+    while (shown < Math.min(items.length, MAX_LEAD_ITEMS) && length + items[shown].length + 2 <= MAX_LEAD_JOINED_CHARS) length += items[shown++].length + 2;
+    if (broken || shown < MIN_LEAD_ITEMS) return;
+    const joined = `${lead} ${items.slice(0, shown).join(', ')}${shown < items.length ? ', …' : '.'}`;
+    outline.paragraphs[index] = joined;
+    if (!outline.firstParagraph && isMeaningfulParagraph(joined, 0, this.phrases)) outline.firstParagraph = joined;
   }
 
   countText(data: string): void {

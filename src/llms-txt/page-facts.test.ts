@@ -289,3 +289,16 @@ test("a sidebar is known by its role, whatever its class: the site's pages are n
     ],
   );
 });
+
+test('a lead-in that ends where a list begins takes in the list\'s items; a list of long items, or a block between, leaves it alone', () => {
+  const facts = (body: string) => readPageFacts(`<html><body><main><h1>Format</h1>${body}</main></body></html>`, 'https://docs.example/format/');
+  const lead = facts('<p>In this section you will learn how to:</p><ul><li>Structure your book correctly</li><li>Customize your theme.</li></ul>');
+  assert.deepEqual(lead.paragraphs, ['In this section you will learn how to: Structure your book correctly, Customize your theme.']);
+  assert.equal(lead.firstParagraph, 'In this section you will learn how to: Structure your book correctly, Customize your theme.');
+  const long = 'Every option is read from the configuration file first and from the command line after that, which wins.';
+  assert.deepEqual(facts(`<p>The options:</p><ul><li>${long}</li><li>Short one</li></ul>`).paragraphs, ['The options:']);
+  assert.deepEqual(facts('<p>Run this:</p><pre>make</pre><ul><li>Alpha</li><li>Beta</li></ul>').paragraphs, ['Run this:']);
+  // The items that fit, then "…" for the rest.
+  const many = Array.from({ length: 12 }, (_, i) => `<li>Algorithm number ${i} (fast and safe)</li>`).join('');
+  assert.match(facts(`<p>It includes:</p><ul>${many}</ul>`).paragraphs[0], /^It includes: Algorithm number 0 \(fast and safe\), .*, Algorithm number 4 \(fast and safe\), …$/);
+});

@@ -10,6 +10,12 @@ export const LINK_LIST_SHARE = 0.6;
 export const MAX_TRAIL_ITEM_CHARS = 60;
 /** A page whose navigation blocks hold this many links has a documentation layout: its marked main region is its content. */
 export const MIN_LAYOUT_NAVIGATION_LINKS = 8;
+/** A lead-in ("You will learn how to:") takes in the list after it when that list has this many items at least and at most, none longer than MAX_LEAD_ITEM_WORDS. */
+export const MIN_LEAD_ITEMS = 2;
+export const MAX_LEAD_ITEMS = 8;
+export const MAX_LEAD_ITEM_WORDS = 10;
+/** …and with as many of its items as fit in this many characters (a first paragraph's description is cut at 200). */
+export const MAX_LEAD_JOINED_CHARS = 200;
 /** Shorter descriptions than this carry too little to describe a page. */
 export const MIN_DESCRIPTION_CHARS = 20;
 /** A placeholder phrase ("Welcome to our website") marks a description this short as boilerplate. */
