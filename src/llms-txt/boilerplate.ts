@@ -164,3 +164,15 @@ export function isSynopsisHeading(heading: string): boolean {
 
 /** Ends in a question mark, perhaps followed by an aside, a closing quote or a permalink's "¶". */
 export const QUESTION = /\?(?:\s*\([^()]*\))?[^\p{L}\p{N}]*$/u;
+
+/** A name opening a declaration: "getWidget(", "Widget<T>", "Handler: (event) => void". */
+const DECLARED_NAME = /^([\p{L}_$][\w$.]*)(?:[(<]|:\s*[^\s\p{L}\p{N}])/u;
+
+/**
+ * A paragraph that declares the member its page is titled by ("getWidget(id): Widget | undefined"
+ * on "Function: getWidget()"): an API page's signature, in code's words, not a sentence about it.
+ */
+export function declaresItsTitle(text: string, title: string): boolean {
+  const name = DECLARED_NAME.exec(text)?.[1];
+  return name !== undefined && new RegExp(`(?:^|[^\\w$])${name.replace(/[$.]/g, '\\$&')}(?:$|[^\\w$])`).test(title);
+}

@@ -34,22 +34,37 @@ const MAX_CLASS_KINDS = 10_000;
 // Longer lists are matched each time: a hostile page's megabyte-long class attributes stay out of memory.
 const MAX_CACHED_CLASS_CHARS = 200;
 
+// A modifier says what state or layout an element is in, not what it is: `has-sidebar` (a wrapper
+// beside a sidebar), `no-footer`, `is-nav-open`, and a BEM modifier's part after `--`
+// (`layout--with-toc`, whose block `layout` still counts).
+const MODIFIER_CLASS = /(?:^|\s)(?:has|no|with|without|is)-\S*/gi;
+const BEM_MODIFIER = /--\S*/g;
+
+/** The class list without its modifiers (see MODIFIER_CLASS): the names that say what the element is. */
+function withoutModifiers(classes: string): string {
+  return classes.replace(MODIFIER_CLASS, ' ').replace(BEM_MODIFIER, '');
+}
+
 export function classKind(classes: string): ClassKind {
   if (classes === '') return PLAIN;
   let kind = classKinds.get(classes);
   if (kind === undefined) {
-    kind = {
-      chrome: CHROME_CLASS.test(classes),
-      nav: NAV_CLASS.test(classes),
-      caption: CAPTION_CLASS.test(classes),
-      refnamediv: REFNAMEDIV_CLASS.test(classes),
-      aside: ASIDE_CLASS.test(classes),
-      glossary: GLOSSARY_CLASS.test(classes),
-    };
+    kind = readKind(withoutModifiers(classes));
     if (classes.length > MAX_CACHED_CLASS_CHARS) return kind;
     if (classKinds.size >= MAX_CLASS_KINDS) classKinds.clear();
     // A copy as the key: the attribute is a slice of the page that would keep the whole page alive.
     classKinds.set(structuredClone(classes), kind);
   }
   return kind;
+}
+
+function readKind(classes: string): ClassKind {
+  return {
+    chrome: CHROME_CLASS.test(classes),
+    nav: NAV_CLASS.test(classes),
+    caption: CAPTION_CLASS.test(classes),
+    refnamediv: REFNAMEDIV_CLASS.test(classes),
+    aside: ASIDE_CLASS.test(classes),
+    glossary: GLOSSARY_CLASS.test(classes),
+  };
 }

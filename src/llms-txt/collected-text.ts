@@ -1,6 +1,6 @@
 // The text of an element the page's facts read (a title, a heading, a paragraph, a caption…),
 // collected while the parser is inside it, and what a paragraph of it is to its page.
-import { LINK_LIST_SHARE } from './tuning.ts';
+import { LINK_LIST_SHARE, MAX_TRAIL_ITEM_CHARS } from './tuning.ts';
 
 /** Text being collected for the element that asked for it. */
 export interface CollectedText {
@@ -22,15 +22,38 @@ export function collecting(kind: CollectedText['kind'], tag: string, level?: num
  * What a paragraph of the content is to its page. Only a `lead` says what the page is and is kept
  * (`paragraphs`, `firstParagraph`); an `answer` follows a question heading (a FAQ's), a `synopsis`
  * a usage heading, a `switcher` links to the page in other languages, a `link-list` is mostly
- * links ("See also"), a `fragment` is too short to say anything. Paragraphs in asides (notes,
+ * links ("See also"), a `trail` is a breadcrumb written as text (see isTrail), an `item` opens
+ * with a bullet sign (a list drawn in text: "• T extends object"), a `fragment` is too short to
+ * say anything. Paragraphs in asides (notes,
  * warnings, "See also" boxes), navigation, chrome and list items are not read at all.
  */
-export type ParagraphRole = 'lead' | 'answer' | 'synopsis' | 'switcher' | 'link-list' | 'fragment';
+export type ParagraphRole = 'lead' | 'answer' | 'synopsis' | 'switcher' | 'link-list' | 'trail' | 'item' | 'fragment';
 
-/** Where the paragraph stands: past a question heading (`answering`) or a usage heading (`inSynopsis`). */
+/**
+ * Where the paragraph stands: past a question heading (`answering`) or a usage heading
+ * (`inSynopsis`), on a page of this title (its <title>, else its <h1>, null before either).
+ */
 export interface ParagraphPlace {
   answering: boolean;
   inSynopsis: boolean;
+  pageTitle: string | null;
+}
+
+const BULLET = /^[•◦▪‣]/;
+const TRAIL_SEPARATOR = /\s+[/›»>→]\s+/;
+
+/**
+ * A breadcrumb trail set as a paragraph ("Guide / Plugins / Writing plugins"): short items between
+ * "/", "›", "»", ">" or "→", every one but the last a link, the last one the page's own name (its title
+ * holds it). It says where the page stands, not what it says.
+ */
+function isTrail(paragraph: CollectedText, value: string, pageTitle: string | null): boolean {
+  const items = value.split(TRAIL_SEPARATOR);
+  if (items.length < 2 || pageTitle === null || items.some((item) => item.length > MAX_TRAIL_ITEM_CHARS)) return false;
+  const last = items.pop()!.toLowerCase();
+  // Link text is counted without the spaces around its pieces: the items' other characters are a floor.
+  const leadingChars = items.reduce((sum, item) => sum + item.replace(/\s+/g, '').length, 0);
+  return paragraph.linkChars >= leadingChars && pageTitle.toLowerCase().includes(last);
 }
 
 export function paragraphRole(paragraph: CollectedText, value: string, place: ParagraphPlace): ParagraphRole {
@@ -38,6 +61,8 @@ export function paragraphRole(paragraph: CollectedText, value: string, place: Pa
   if (place.inSynopsis) return 'synopsis';
   if (paragraph.switchesLanguage) return 'switcher';
   if (value.length < 3) return 'fragment';
+  if (isTrail(paragraph, value, place.pageTitle)) return 'trail';
+  if (BULLET.test(value)) return 'item';
   // A paragraph that is mostly links lists other pages ("See also"): it states nothing about this one.
   return paragraph.linkChars <= value.length * LINK_LIST_SHARE ? 'lead' : 'link-list';
 }

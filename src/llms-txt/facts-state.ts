@@ -87,6 +87,11 @@ export class FactsState {
   inSynopsis = false;
   leadList: LeadList | null = null;
 
+  /** The page's name so far (see ParagraphPlace): its <title>, else its <h1>. */
+  get pageTitle(): string | null {
+    return this.outline.documentTitle ?? this.outline.h1;
+  }
+
   constructor(url: string, content: boolean) {
     this.outline = emptyFacts(url);
     this.content = content;

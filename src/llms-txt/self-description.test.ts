@@ -246,3 +246,24 @@ describe('a meta description cut from the content', () => {
     assert.equal(describePage(page, () => false), meta);
   });
 });
+
+describe("an API page's signature", () => {
+  const signals = (title: string, paragraphs: string[]) => ({ title, purposeLine: null, metaDescription: null, paragraphs, childTitles: [], terms: [], h1: null, linkTexts: [], headings: [] });
+  const nothingRepeated = () => false;
+
+  it('gives way to the sentence below it that says what the member does', () => {
+    const page = signals('Function: getWidget()', ['getWidget(id): undefined | Widget', 'Returns the widget of this id, if there is one.']);
+    assert.equal(describePage(page, nothingRepeated), 'Returns the widget of this id, if there is one.');
+    const alias = signals('Type Alias: Handler<T>', ['Handler<T>: (event: T) => void', 'A function called on each event of the widget.']);
+    assert.equal(describePage(alias, nothingRepeated), 'A function called on each event of the widget.');
+  });
+
+  it('still describes a page that has nothing else to say', () => {
+    assert.equal(describePage(signals('Function: getWidget()', ['getWidget(id): undefined | Widget']), nothingRepeated), 'getWidget(id): undefined | Widget');
+  });
+
+  it("is no declaration when it names something else, or opens a sentence", () => {
+    assert.equal(describePage(signals('Widgets', ['Widgets: a widget turns the crank of the machine.', 'Other text of the page here.']), nothingRepeated), 'Widgets: a widget turns the crank of the machine.');
+    assert.equal(describePage(signals('Install', ['setup(options) prepares the widget for the machine.', 'Other text.']), nothingRepeated), 'setup(options) prepares the widget for the machine.');
+  });
+});

@@ -2,7 +2,7 @@
 // purpose line ("SELECT — retrieve rows from a table or view"), its meta description, its first
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
-import { isBoilerplateDescription, QUESTION } from './boilerplate.ts';
+import { declaresItsTitle, isBoilerplateDescription, QUESTION } from './boilerplate.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import type { DescriptionRule } from './rules.ts';
 import { shorten } from './shorten.ts';
@@ -70,8 +70,8 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   const shortPurpose = usable(statedPurpose, MIN_PURPOSE_CHARS);
   // A lead-in comes after a paragraph that states something: "Are you tired of writing docstrings
   // that look like this:" leads to an example the description cannot show, "This allows…" follows
-  // from a paragraph before it, and a paragraph introducing a list ("The remaining data of each
-  // directory block is grouped by type:") says less than a short stated purpose.
+  // from a paragraph before it, a paragraph introducing a list ("The remaining data of each directory
+  // block is grouped by type:") says less than a short stated purpose, a signature than a sentence.
   let leadIn: string | null = null;
   // It says nothing of the page (see saysNothingOfItsPage): the page's parts say more.
   let lastResort: string | null = null;
@@ -79,7 +79,7 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
     const text = usable(paragraph);
     if (!text || wordCount(text) < 4 || phrases.fragment.test(text)) continue;
     if (saysNothingOfItsPage(text, phrases)) lastResort ??= text;
-    else if (leadsOn(text, phrases) || phrases.continues.test(text) || (shortPurpose && text.endsWith(':'))) leadIn ??= text;
+    else if (leadsOn(text, phrases) || phrases.continues.test(text) || (shortPurpose && text.endsWith(':')) || declaresItsTitle(text, signals.title)) leadIn ??= text;
     else return ruled('description.paragraph', cut(text));
   }
   if (shortPurpose) return ruled('description.short-purpose-line', cut(capitalize(shortPurpose)));

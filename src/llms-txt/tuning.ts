@@ -6,6 +6,8 @@
 
 /** Beyond this share of link text, a text (a paragraph, a page's main region) is a list of links. */
 export const LINK_LIST_SHARE = 0.6;
+/** A breadcrumb trail's items are names: a longer one is a phrase, and its paragraph no trail. */
+export const MAX_TRAIL_ITEM_CHARS = 60;
 /** A page whose navigation blocks hold this many links has a documentation layout: its marked main region is its content. */
 export const MIN_LAYOUT_NAVIGATION_LINKS = 8;
 /** A lead-in ("You will learn how to:") takes in the list after it when that list has this many items at least and at most, none longer than MAX_LEAD_ITEM_WORDS. */
