@@ -33,9 +33,12 @@ if (files.some((file) => readFileSync(file, 'utf8').includes('testing/browser'))
   ensureDashboardBuilt();
 }
 
+// A fault in one suite costs that suite, not the run: a test or suite still running after 15
+// minutes fails, and a file whose tests are done exits even if something it started is still open
+// (once, a service that could not listen kept its file alive, and CI, for 87 minutes).
 const result = spawnSync(
   process.execPath,
-  ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=900000', '--test-force-exit', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

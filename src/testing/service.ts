@@ -13,7 +13,7 @@ import type { App } from '../http/types.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { createPaymentProvider } from '../billing/create-provider.ts';
 import type { PaymentProvider } from '../billing/provider.ts';
-import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from './databases.ts';
+import { createTestDatabase, testDatabaseKinds, type DatabaseKind, type TestDatabase } from './databases.ts';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -122,6 +122,23 @@ export async function freePort(): Promise<number> {
 }
 
 export async function startTestService(kind: DatabaseKind, options: TestServiceOptions = {}): Promise<TestService> {
+  const database = await createTestDatabase(kind);
+  try {
+    // Another suite can take the free port between the probe and the listen: a new port, then.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await serviceOnFreePort(database, options);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 5) throw error;
+      }
+    }
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
+
+async function serviceOnFreePort(database: TestDatabase, options: TestServiceOptions): Promise<TestService> {
   const port = await freePort();
   const config = loadConfig({
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -134,7 +151,6 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
     ...options.env,
   });
   options.configure?.(config);
-  const database = await createTestDatabase(kind);
   const clock = new ManualClock();
   const mailbox: MailMessage[] = [];
   const mailer = options.mailer ?? { send: async (message: MailMessage) => void mailbox.push(message) };
@@ -149,9 +165,15 @@ export async function startTestService(kind: DatabaseKind, options: TestServiceO
   return new TestService(app, deps, clock, config.publicUrl, database.drop, mailbox);
 }
 
+/** A built service listening on its public URL's port; closed again (workers and all) when it cannot listen. */
 async function listening(deps: AppDeps, publicUrl: URL): Promise<App> {
   const app = await buildApp(deps);
-  await app.listen({ port: Number(publicUrl.port), host: '127.0.0.1' });
+  try {
+    await app.listen({ port: Number(publicUrl.port), host: '127.0.0.1' });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
   return app;
 }
 
