@@ -369,6 +369,23 @@ describe('generateLlmsTxt', () => {
     assert.match(result.llmsTxt, /\[defineShelf\]\(https:\/\/acme\.dev\/api\/defineShelf\.html\): Covers ShelfOptions\./);
   });
 
+  test('a contents page is described by the pages it lists, not by the menu every page repeats', async () => {
+    const menu = '<nav><a href="/guide/">Guide</a> <a href="/blog/">Blog</a> <a href="/faq/">FAQ</a></nav>';
+    const page = (path: string, title: string, content: string) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body>${path === '/' ? '' : menu}<main><h1>${title}</h1>${content}</main></body></html>`,
+    });
+    const said = (title: string) => `<p>${title} tells a reader how widget shelves are put together.</p>`;
+    const pages = [
+      page('/', 'Acme', '<p>Acme is a library of widget shelves for every warehouse.</p><a href="/reference/">Reference</a>'),
+      page('/reference/', 'Reference', '<ul><li><a href="/reference/shelves/">Shelves</a></li><li><a href="/reference/brackets/">Brackets</a></li></ul>'),
+      ...['/reference/shelves/', '/reference/brackets/', '/guide/', '/blog/', '/faq/'].map((path) => page(path, path.split('/').at(-2)!, said(path))),
+    ];
+    const result = await generateLlmsTxt(pages, { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const reference = result.pages.find((listed) => listed.url === 'https://acme.dev/reference/');
+    assert.equal(reference?.description, 'Covers Shelves and Brackets.');
+  });
+
   test("a home page of filler text in another language than its own is summed up by the site's parts", async () => {
     const filler = 'Est in vagis et Pittheus tu arge accipiter regia iram vocatur nurus. Omnes ut olivae sensit arma sorori deducit.';
     const sidebar = '<nav><ul><li><span>Guides</span><ul><li><a href="/guides/one/">One</a></li><li><a href="/guides/two/">Two</a></li></ul></li><li><span>Reference</span><ul><li><a href="/ref/a/">A</a></li><li><a href="/ref/b/">B</a></li></ul></li></ul></nav>';

@@ -83,8 +83,8 @@ const DESCRIPTION_RULES = {
     example: 'a glossary of "branch", "commit", "merge" → "Defines branch, commit and merge."',
   },
   'description.contents-entries': {
-    prefers: 'the titles of the pages a contents page lists, where it has no prose of its own',
-    why: 'a table of contents is described by what it contains',
+    prefers: 'the titles of the pages a contents page lists, where it has no prose of its own, leaving out the menu many pages repeat',
+    why: 'a table of contents is described by what it contains; a menu on a fifth of the pages lists the site, not this page',
     example: 'a chapter page listing "Tables", "Indexes", "Views" → "Covers Tables, Indexes and Views."',
   },
   'description.headings': {

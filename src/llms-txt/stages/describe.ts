@@ -5,7 +5,7 @@ import { distinctDescriptions, type DescriptionSignals } from '../self-descripti
 import { isEnglish, languageOf } from '../language.ts';
 import { phrasesFor } from '../phrases.ts';
 import { refineTitles } from '../site.ts';
-import { isOptional, type SiteMap } from '../site-map.ts';
+import { isOptional, type MapNode, type SiteMap } from '../site-map.ts';
 import { shorten } from '../shorten.ts';
 import { isSourceListing, listingComment } from '../source-listing.ts';
 import { compactKey } from '../text.ts';
@@ -53,6 +53,11 @@ export function describePages({ map, chosen, site, repetition, markdownLink }: D
   });
 }
 
+/** Whether a page reached through this one is listed by it, not by the menu that many pages repeat (which lists the site, not this page's contents). */
+function listedHere(child: MapNode, repetition: SiteRepetition): boolean {
+  return child.viaLink !== null && !repetition.isMenuLink(child.viaLink.text);
+}
+
 /** The site's language, as the description rules read it. */
 type LanguageSignals = Pick<DescriptionSignals, 'english' | 'phrases'>;
 
@@ -63,7 +68,7 @@ function signalsOf({ node, text }: ChosenPage, title: string, language: Language
     purposeLine: node.outline.purposeLine,
     metaDescription: text.metaDescription,
     paragraphs: [...node.outline.paragraphs, text.firstParagraph],
-    childTitles: node.children.filter((child) => !child.secondary).map((child) => child.viaLink?.text ?? ''),
+    childTitles: node.children.filter((child) => !child.secondary && listedHere(child, repetition)).map((child) => child.viaLink!.text),
     headings: text.headings.filter((heading) => !repetition.isTemplateHeading(heading)),
     terms: node.outline.terms,
     listingComment: isSourceListing(node.outline) ? listingComment(node.outline.codeOpening) : null,
