@@ -17,6 +17,11 @@ describe('shorten (a paragraph cut to a description)', () => {
     assert.equal(shorten("The current limitations of PostgreSQL's text search features are:"), "The current limitations of PostgreSQL's text search features…");
   });
 
+  it('keeps a sentence the text says twice once', () => {
+    assert.equal(shorten('Actual type of a listener. For internal use only. For internal use only'), 'Actual type of a listener. For internal use only.');
+    assert.equal(shorten('Can I write it in C? Can I write it in C++?'), 'Can I write it in C? Can I write it in C++?', 'sentences that differ in a sign are two');
+  });
+
   it('leaves out a greeting before what the text says', () => {
     assert.equal(shorten('Welcome! This is the official documentation for Python 3.11.2.'), 'This is the official documentation for Python 3.11.2.');
     assert.equal(shorten('Welcome!'), 'Welcome!', 'a greeting alone is left as it is');

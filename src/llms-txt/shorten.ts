@@ -14,15 +14,20 @@ const DANGLING_WORDS = new Set(['and', 'or', 'the', 'a', 'an', 'of', 'to', 'for'
  * left off.") is left out when more follow. A sentence that announces what follows it ("The key
  * differences are:") says nothing without it: after another sentence it is left out; alone, it
  * ends where it breaks off ("… you can access it…"), or with a period when it is whole ("The
- * INSERT statement is used to populate a table with rows.").
+ * INSERT statement is used to populate a table with rows."). A sentence the text says twice is
+ * kept once (an API comment's "For internal use only. For internal use only").
  */
 export function shorten(text: string, phrases: Phrases = phrasesFor(null)): string {
   const sentences = splitSentences(withoutBuildStamps(text));
   if (sentences.length > 1 && (phrases.greeting.test(sentences[0]) || phrases.resumes.test(sentences[0]))) sentences.shift();
   const kept: string[] = [];
+  const said = new Set<string>();
   for (const sentence of sentences) {
+    const key = sentenceKey(sentence);
+    if (said.has(key)) continue;
     if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
     kept.push(sentence);
+    said.add(key);
   }
   if (kept.length > 1 && kept[kept.length - 1].endsWith(':')) kept.pop();
   if (kept.length === 0) return `${withoutDanglingEnd((sentences[0] ?? text).split(/\s+/).slice(0, MAX_WORDS).join(' '))}…`;
@@ -30,6 +35,11 @@ export function shorten(text: string, phrases: Phrases = phrasesFor(null)): stri
   if (!result.endsWith(':')) return result;
   const whole = result.slice(0, -1).trimEnd();
   return withoutDanglingWords(whole) !== whole ? `${withoutDanglingEnd(whole)}…` : `${whole}.`;
+}
+
+/** A sentence as said, whatever its case, spacing or closing stop ("C" and "C++" stay apart). */
+function sentenceKey(sentence: string): string {
+  return trimEndOf(sentence.toLowerCase().replace(/\s+/g, ' '), '.!?…', { orSpace: true });
 }
 
 function withoutDanglingEnd(words: string): string {
