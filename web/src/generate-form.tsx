@@ -172,7 +172,8 @@ function FilterOptions({ form, set, errors, schema }: FieldsProps) {
   );
 }
 
-function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; balance: number | null; onStarted: (job: StartedJob) => void }) {
+/** `onStarted(null)` when a start is asked for: the last job's panel goes, so its result is not read as the new job's. */
+function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; balance: number | null; onStarted: (job: StartedJob | null) => void }) {
   const [form, setForm] = useState<FormState>(() => initialState(schema));
   const [errors, setErrors] = useState<Errors>({});
   const [error, setError] = useState<unknown>(null);
@@ -193,6 +194,7 @@ function Form({ schema, balance, onStarted }: { schema: GenerationOptionSchema; 
     setErrors(checked.errors);
     if (!checked.body) return document.getElementById(checked.errors.url ? 'gen-url' : checked.errors.maxUrls ? 'gen-max' : 'gen-max-tokens')?.focus();
     const body = checked.body;
+    onStarted(null);
     await sendForm(async () => onStarted(await answer(api.POST('/api/v1/generate', { body }))), {
       field: 'url',
       setFieldError: (url) => setErrors({ url }),

@@ -30,6 +30,8 @@ export function SiteActions({ site, onChange }: { site: Site; onChange: () => vo
 
   const regenerate = () =>
     act(async () => {
+      // The last job's panel goes first: its result is not the new job's.
+      setJob(null);
       setJob(await answer(api.POST('/api/v1/generate', { body: body! })));
       onChange();
     });
