@@ -10,6 +10,7 @@ import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { readPageFacts } from './page-facts.ts';
 import type { ContentFacts } from './page-text.ts';
 import { normalizeWhitespace } from './text.ts';
+import { elementsOf, hasAncestor, markTest, type ElementMarks, type ElementTest } from './element-marks.ts';
 
 /** What the DOM pass makes of a page. */
 export interface ExtractedPage {
@@ -131,10 +132,10 @@ function mainContent(doc: Document, html: string): HTMLElement | null {
   // saves Readability work.
   const generator = doc.querySelector('meta[name="generator" i]')?.getAttribute('content') ?? '';
   const docBook = DOCBOOK.test(generator);
-  const navigates = navigatesSite(doc);
-  for (const element of [...doc.querySelectorAll(`${NAVIGATION}, ${PAGE_CHROME}${docBook ? `, ${DOCBOOK_CHROME}` : ''}`)]) element.remove();
-  const region = pageRegion(doc);
-  if (isLinkIndex(region) || docBook || (navigates && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
+  const layout = readLayout(doc, docBook ? isDocBookChrome : isChrome);
+  for (const element of layout.chrome) element.remove();
+  const region = layout.regions.find((element) => element.isConnected) ?? doc.body;
+  if (isLinkIndex(region) || docBook || (layout.navigates && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
 
   let article: HTMLElement | null = null;
   let articleText = 0;
@@ -153,35 +154,59 @@ function mainContent(doc: Document, html: string): HTMLElement | null {
   return fallback && fallbackText > articleText * 1.5 ? fallback : article;
 }
 
-const NAVIGATION = 'nav, aside, footer, [role="navigation"], [role="contentinfo"]';
+const NAVIGATION: ElementMarks = { tags: ['nav', 'aside', 'footer'], roles: ['navigation', 'contentinfo'] };
 // Permalink anchors ("¶"), breadcrumbs and previous/next links of documentation themes.
-const PAGE_CHROME = 'a.headerlink, a.anchor-link, a.hash-link, [aria-label="breadcrumb"], [aria-label="breadcrumbs"], .breadcrumbs, .pagination-nav, .md-footer, .theme-doc-footer';
-/**
- * A documentation layout: navigation blocks (a sidebar of the site's pages, a local table of
- * contents) holding at least MIN_LAYOUT_NAVIGATION_LINKS links, beside a main region the page
- * marks itself. Readability, tuned for news articles, drops parts of such a region (version notes,
- * API lists, lines of highlighted source code): the region is the content.
- */
-function navigatesSite(doc: Document): boolean {
-  return doc.querySelectorAll(SITE_NAVIGATION_LINK).length >= MIN_LAYOUT_NAVIGATION_LINKS;
-}
-
-const SITE_NAVIGATION_LINK = 'nav a[href], aside a[href], [role="navigation"] a[href]';
+const PAGE_CHROME: ElementMarks = {
+  tagClasses: [['a', 'headerlink'], ['a', 'anchor-link'], ['a', 'hash-link']],
+  ariaLabels: ['breadcrumb', 'breadcrumbs'],
+  classes: ['breadcrumbs', 'pagination-nav', 'md-footer', 'theme-doc-footer'],
+};
 /**
  * DocBook XSL's pages (PostgreSQL's manual, many GNU and BSD handbooks) have no <main>: their body
  * is the content once the navigation header and footer and the chapter's table of contents are
  * gone. Readability dropped their synopses and kept the navigation tables of short pages.
  */
 const DOCBOOK = /\bdocbook\b/i;
-const DOCBOOK_CHROME = 'div.navheader, div.navfooter, div.toc';
-const NON_CONTENT = `${NAVIGATION}, script, style, noscript, header, form, [role="banner"], [aria-hidden="true"], .footer, #footer`;
+const DOCBOOK_CHROME: ElementMarks = { tagClasses: [['div', 'navheader'], ['div', 'navfooter'], ['div', 'toc']] };
+const NON_CONTENT: ElementMarks = { tags: ['script', 'style', 'noscript', 'header', 'form'], roles: ['banner'], ariaHidden: true, classes: ['footer'], ids: ['footer'] };
+
+const isChrome = markTest(NAVIGATION, PAGE_CHROME);
+const isDocBookChrome = markTest(NAVIGATION, PAGE_CHROME, DOCBOOK_CHROME);
+const isNonContent = markTest(NAVIGATION, NON_CONTENT);
+/** What holds a site's navigation links (a footer's links are not the site's map). */
+const isSiteNavigation = markTest({ tags: ['nav', 'aside'], roles: ['navigation'] });
+const isMainRegion = markTest({ tags: ['main'], roles: ['main'] });
+
+/**
+ * One walk of the page before anything is dropped: its chrome (to drop), the elements that may
+ * hold its main content (<main> or `[role=main]` first, else <article>; the first one left once
+ * the chrome is gone is it), and whether it has a documentation layout: navigation blocks (a
+ * sidebar of the site's pages, a local table of contents) holding at least
+ * MIN_LAYOUT_NAVIGATION_LINKS links, beside a main region the page marks itself. Readability,
+ * tuned for news articles, drops parts of such a region (version notes, API lists, lines of
+ * highlighted source code): the region is the content.
+ */
+function readLayout(doc: Document, isDropped: ElementTest) {
+  const chrome: Element[] = [];
+  const mains: HTMLElement[] = [];
+  const articles: HTMLElement[] = [];
+  let navigationLinks = 0;
+  for (const element of elementsOf(doc)) {
+    if (isDropped(element)) chrome.push(element);
+    if (isMainRegion(element)) mains.push(element as HTMLElement);
+    else if (element.localName === 'article') articles.push(element as HTMLElement);
+    const countsLink = navigationLinks < MIN_LAYOUT_NAVIGATION_LINKS && element.localName === 'a' && element.hasAttribute('href');
+    if (countsLink && hasAncestor(element, isSiteNavigation)) navigationLinks++;
+  }
+  return { chrome, regions: [...mains, ...articles], navigates: navigationLinks >= MIN_LAYOUT_NAVIGATION_LINKS };
+}
 
 function pageRegion(doc: Document): HTMLElement | null {
   return (doc.querySelector('main, [role="main"]') ?? doc.querySelector('article') ?? doc.body) as HTMLElement | null;
 }
 
 function cleanRegion(region: HTMLElement | null): HTMLElement | null {
-  if (region) for (const element of [...region.querySelectorAll(NON_CONTENT)]) element.remove();
+  if (region) for (const element of [...elementsOf(region)].filter(isNonContent)) element.remove();
   return region;
 }
 

@@ -14,13 +14,24 @@ const REMOVED_TAGS = [
 ] as const;
 
 /**
- * Converts an element's content to clean markdown. `baseUrl` is the URL relative links resolve
- * against: the page URL, or its `<base href>` resolved against it.
+ * Converts an element's content to clean markdown, changing the element as it goes (turndown
+ * collapses its white space): it belongs to a page parsed for this. `baseUrl` is the URL relative
+ * links resolve against: the page URL, or its `<base href>` resolved against it.
  */
 export function htmlToMarkdown(root: Element, baseUrl: string, maxChars = MAX_MARKDOWN_CHARS): string {
   converter ??= createConverter();
   converter.baseUrl = baseUrl;
-  return tidyMarkdown(converter.service.turndown(root), maxChars);
+  return tidyMarkdown(converter.service.turndown(withoutCopy(root)), maxChars);
+}
+
+/**
+ * The element, made to stand for its own copy: turndown converts a deep copy of the element it is
+ * given (`cloneNode(true)`, turndown 7.2), to leave the caller's DOM as it was, and that copy was
+ * a tenth of a page's conversion and of its collections (docs/decisions/page-reading.md).
+ */
+function withoutCopy(root: Element): Element {
+  Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
+  return root;
 }
 
 /** One converter per thread: its rules are the same for every page, but for the base URL links resolve against. */
