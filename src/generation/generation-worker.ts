@@ -3,7 +3,7 @@
 // the page pool are asked through the parent.
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, renderLlmsTxt, type Describer, type ExtractedPage, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, loadTokenCounter, rememberingCounter, renderLlmsTxt, type Describer, type ExtractedPage, type Extractor, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
 import { collectGarbageBetweenJobs } from './heap.ts';
@@ -107,6 +107,13 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     if (message.error !== undefined) pending?.reject(new Error(message.error));
     else pending?.resolve(message.value);
   });
+  // llms-full.txt's lines are counted as their pages' markdown comes back (see rememberingCounter).
+  const fullTextCounter = settings.fullText ? rememberingCounter(await tokenCounter) : null;
+  const extract = (...args: Parameters<Extractor>) =>
+    call<ExtractedPage>({ type: 'call', method: 'extract', args }).then((page) => {
+      fullTextCounter?.remember(page.markdown);
+      return page;
+    });
   const describer: Describer | undefined = settings.describerKind
     ? { kind: settings.describerKind, describe: (site, pages, options) => call({ type: 'call', method: 'describe', args: [site, pages] }, options?.onProgress) }
     : undefined;
@@ -119,7 +126,7 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     includeModificationDate: settings.includeModificationDate,
     fullText: settings.fullText,
     maxFullTextTokens: settings.maxFullTextTokens,
-    extractor: settings.extractorConcurrency ? (...args) => call<ExtractedPage>({ type: 'call', method: 'extract', args }) : undefined,
+    extractor: settings.extractorConcurrency ? extract : undefined,
     extractorConcurrency: settings.extractorConcurrency ?? undefined,
     onPagesRead: () => post({ type: 'pagesRead' }),
     markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
@@ -128,10 +135,9 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     onProgress: (progress) => progress.phase !== 'extract' && post({ type: 'progress', progress }),
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
-  const countTokens = await tokenCounter;
   const sizes = {
-    llmsTxt: await fileSize(result.llmsTxt, countTokens),
-    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, countTokens),
+    llmsTxt: await fileSize(result.llmsTxt, await tokenCounter),
+    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, fullTextCounter ?? (await tokenCounter)),
   };
   const { packed, transfer } = packResult(result);
   port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileSize, loadTokenCounter, tokenPieces } from './tokens.ts';
+import { fileSize, loadTokenCounter, rememberingCounter, tokenPieces } from './tokens.ts';
 
 // Texts where a newline sits beside what the pre-tokenizer could join to it: slashes after
 // punctuation, CRLF, runs of blank lines and spaces, digits, marks, special-token spellings.
@@ -15,7 +15,22 @@ const TRICKY = [
 ];
 
 describe('token counts in pieces', () => {
-  it('cut only before a letter or digit that starts a line, and join back to the text', () => {
+  it('count a file from the lines of texts told ahead, to the same total, counting only the lines not told', async () => {
+    const countTokens = await loadTokenCounter();
+    const pages = [...TRICKY, readFileSync(new URL('./README.md', import.meta.url), 'utf8')];
+    // As llms-full.txt holds pages: under headings of its own, some lines changed.
+    const file = pages.map((page, n) => `## Page ${n}\n\nSource: https://example.com/${n}\n\n${page.replace(/^# /gm, '### ')}`).join('\n\n') + '\n';
+    const counted: string[] = [];
+    const remembering = rememberingCounter(Object.assign((text: string) => (counted.push(text), countTokens(text)), { forget() {} }));
+    pages.forEach((page) => remembering.remember(page));
+    const told = counted.length;
+    assert.deepEqual(await fileSize(file, remembering, 1024), { bytes: Buffer.byteLength(file), tokens: countTokens(file) });
+    const countedAfter = counted.slice(told).join('');
+    assert.ok(countedAfter.length < file.length / 5, `${countedAfter.length} of ${file.length} characters counted again`);
+    assert.match(countedAfter, /Source: https:\/\/example\.com\/3/, 'lines not told are counted');
+  });
+
+  it('cut only where a line starts with neither white space nor a slash, and join back to the text', () => {
     const text = TRICKY.join('\n');
     const pieces = [...tokenPieces(text, 8)];
     assert.ok(pieces.length > 5);
@@ -24,7 +39,7 @@ describe('token counts in pieces', () => {
       assert.ok(piece.length >= 8);
       assert.ok(piece.endsWith('\n'));
     }
-    for (const piece of pieces.slice(1)) assert.match(piece, /^[\p{L}\p{N}]/u);
+    for (const piece of pieces.slice(1)) assert.match(piece, /^[^\s/]/u);
     assert.deepEqual([...tokenPieces('short', 8)], ['short']);
   });
 

@@ -62,16 +62,17 @@ export async function fileSize(content: string, countTokens: TokenCounter, piece
 const PIECE_CHARS = 64 * 1024;
 
 /**
- * Cuts a text where no token can span the cut, so the pieces' counts add up to the whole's: before
- * a letter or digit that starts a line. o200k_base's pre-tokenizer keeps a newline only in tokens
- * of white space, punctuation and slashes, never with a letter or digit after it, and byte-pair
- * merges never cross a pre-token. Each piece is at least `pieceChars` long but for the last.
+ * Cuts a text where no token can span the cut, so the pieces' counts add up to the whole's: at the
+ * start of a line that starts with neither white space nor a slash. o200k_base's pre-tokenizer
+ * keeps a newline only in tokens of white space, or at the end of a run of punctuation, where only
+ * more newlines and slashes may follow it; byte-pair merges never cross a pre-token. Each piece is
+ * at least `pieceChars` long but for the last.
  */
 export function* tokenPieces(text: string, pieceChars: number): Generator<string> {
   let start = 0;
   while (text.length - start > pieceChars) {
-    LINE_STARTING_WITH_WORD.lastIndex = start + pieceChars;
-    const cut = LINE_STARTING_WITH_WORD.exec(text);
+    LINE_START.lastIndex = start + pieceChars;
+    const cut = LINE_START.exec(text);
     if (!cut) break;
     yield text.slice(start, cut.index + 1);
     start = cut.index + 1;
@@ -79,4 +80,47 @@ export function* tokenPieces(text: string, pieceChars: number): Generator<string
   yield text.slice(start);
 }
 
-const LINE_STARTING_WITH_WORD = /\n(?=[\p{L}\p{N}])/gu;
+const LINE_START = /\n(?=[^\s/])/gu;
+
+/**
+ * Lines remembered at most, some 16 MB of the generation thread's heap besides the texts: 1,000
+ * pages of the PostgreSQL manual have about 52,000 (38,600 different); 1,000 pages of 100 kB of
+ * markdown each could have a million. Lines beyond are counted with the file.
+ */
+const MAX_REMEMBERED_LINES = 200_000;
+
+/** A counter that can be told texts to count ahead: a text counted later finds their lines' counts. */
+export interface RememberingCounter extends TokenCounter {
+  remember(text: string): void;
+  forget(): void;
+}
+
+/**
+ * Counts a line at a time (each line, with the lines after it that start with white space or a
+ * slash: see tokenPieces), remembering each line's count from the texts it was told ahead.
+ * A generation thread tells it each page's markdown as the page's extraction comes back, while it
+ * waits for the rest; llms-full.txt, counted after the pages, finds most of its lines counted. It
+ * took about a second to count the PostgreSQL manual's 13 MB, on one core while the other idled
+ * (docs/decisions/tokens.md). The count is the same to the token: a line's count depends on its
+ * text alone, and lines add up to the whole.
+ */
+export function rememberingCounter(countTokens: TokenCounter): RememberingCounter {
+  const known = new Map<string, number>();
+  const count = (text: string) => {
+    let tokens = 0;
+    for (const line of tokenPieces(text, 0)) tokens += known.get(line) ?? countTokens(line);
+    return tokens;
+  };
+  return Object.assign(count, {
+    remember(text: string) {
+      for (const line of tokenPieces(text, 0)) {
+        if (known.size >= MAX_REMEMBERED_LINES) return;
+        if (!known.has(line)) known.set(line, countTokens(line));
+      }
+    },
+    forget() {
+      known.clear();
+      countTokens.forget?.();
+    },
+  });
+}
