@@ -50,7 +50,7 @@ describe('collectPages', () => {
   });
 
   test("a page pool's thread reads the same links, outlines and hashes as the event loop, sitemap pages' too", async () => {
-    const pool = createPagePool(1);
+    const pool = createPagePool({ reading: 1, extracting: 1 });
     try {
       const inline = await collect();
       const inThread = await collect(pool.read);

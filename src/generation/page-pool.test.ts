@@ -7,13 +7,22 @@ import { createPagePool, defaultPageThreads, pageReader, type PagePool } from '.
 import { manualPage, read, releaseMemory } from './page-worker.ts';
 import { pageContentHash } from '../llms-txt/index.ts';
 import { readCrawledPage } from './crawled-page-reading.ts';
+import { PAGE_THREAD_NICENESS } from './thread-priority.ts';
 
 /**
  * The process's worker threads, as Linux lists them (Node names each `WorkerThread`): counting every
  * thread would also count those libuv or V8 start on demand mid-test, which never end.
  */
-const threadCount = () =>
-  readdirSync('/proc/self/task').filter((task) => readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread').length;
+const workerThreads = () => readdirSync('/proc/self/task').filter((task) => commandOf(task) === 'WorkerThread');
+/** A thread's name; none for a thread that ended since the folder was listed. */
+const commandOf = (task: string) => {
+  try {
+    return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim();
+  } catch {
+    return null;
+  }
+};
+const threadCount = () => workerThreads().length;
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !condition(); waited += 20) {
@@ -31,6 +40,8 @@ async function closing(pool: PagePool, use: (pool: PagePool) => Promise<void>): 
   }
 }
 
+const ONE_EACH = { reading: 1, extracting: 1 };
+
 const guide = (n: number) =>
   `<html><head><title>Guide ${n}</title></head><body><main><h1>Guide ${n}</h1><p>Guide ${n} explains how to configure the thing, step by step, with examples.</p></main></body></html>`;
 const guideUrl = (n: number) => `https://example.com/guide/${n}`;
@@ -40,7 +51,7 @@ const fetched = (html: string | Buffer, contentType = 'text/html; charset=utf-8'
 
 describe('the page pool', () => {
   it("reads a page's links, outline and hash in its thread as the event loop reads them", async () => {
-    await closing(createPagePool(1), async (pool) => {
+    await closing(createPagePool(ONE_EACH), async (pool) => {
       const html = manualPage(3);
       const url = 'https://docs.example/manual/page-3.html';
       const page = fetched(html);
@@ -54,7 +65,7 @@ describe('the page pool', () => {
   });
 
   it("decodes a page's bytes in its thread by the charset its Content-Type or <meta> names", async () => {
-    await closing(createPagePool(1), async (pool) => {
+    await closing(createPagePool(ONE_EACH), async (pool) => {
       const title = (text: string) => Buffer.concat([Buffer.from('<html><head><title>Caf'), Buffer.from(text, 'latin1'), Buffer.from('</title></head><body><p>Menu.</p></body></html>')]);
       const byHeader = await pool.read(fetched(title('\xe9 \x93q\x94'), 'text/html; charset=windows-1252'), 'https://example.com/a', {});
       const byMeta = await pool.read(fetched(Buffer.concat([Buffer.from('<meta charset="iso-8859-1">'), title('\xe9')]), 'text/html'), 'https://example.com/b', {});
@@ -65,7 +76,7 @@ describe('the page pool', () => {
 
   it('ends its threads once asked and idle after extracting pages, and starts them again for the next page', async () => {
     const before = threadCount();
-    await closing(createPagePool(2), async (pool) => {
+    await closing(createPagePool({ reading: 1, extracting: 2 }), async (pool) => {
       const pages = await Promise.all([1, 2, 3, 4].map((n) => pool.extract(guide(n), guideUrl(n))));
       assert.deepEqual(pages.map((extracted) => extracted.markdown.split(' ')[1]), ['1', '2', '3', '4']);
       assert.ok(threadCount() > before, 'extraction threads run');
@@ -77,7 +88,7 @@ describe('the page pool', () => {
 
   it('keeps its thread, warm for the next job, when it only read links and outlines', async () => {
     const before = threadCount();
-    await closing(createPagePool(1), async (pool) => {
+    await closing(createPagePool(ONE_EACH), async (pool) => {
       await Promise.all([1, 2, 3].map((n) => pool.read(fetched(manualPage(n)), `https://docs.example/page-${n}.html`, {})));
       pool.retireWhenIdle();
       await sleep(500);
@@ -87,7 +98,7 @@ describe('the page pool', () => {
 
   it('lets a page being extracted finish before its thread ends', async () => {
     const before = threadCount();
-    await closing(createPagePool(1), async (pool) => {
+    await closing(createPagePool(ONE_EACH), async (pool) => {
       const extracting = pool.extract(guide(1), guideUrl(1));
       pool.retireWhenIdle();
       assert.match((await extracting).markdown, /^Guide 1 explains/);
@@ -97,22 +108,39 @@ describe('the page pool', () => {
 
   it('starts a warm thread at once, before any page', async () => {
     const before = threadCount();
-    await closing(createPagePool(1, { warm: true }), async () => {
+    await closing(createPagePool(ONE_EACH, { warm: true }), async () => {
       await until(() => threadCount() === before + 1, 'the thread starts');
     });
   });
 
   it("leaves reading to the event loop for a job whose pages' content the threads extract", () => {
-    const pool = createPagePool(1);
+    const pool = createPagePool(ONE_EACH);
     assert.equal(pageReader(pool, { extractsContent: false }), pool.read);
     assert.equal(pageReader(pool, { extractsContent: true }), undefined);
     assert.equal(pageReader(undefined, { extractsContent: false }), undefined);
   });
 
-  it('keeps a core for the event loop: one thread per core but one, at least one', () => {
-    assert.deepEqual([1, 2, 4, 8].map(defaultPageThreads), [1, 1, 3, 7]);
+  it('reads on a thread per core but one, and extracts on a thread per core below the priority of the event loop', async () => {
+    assert.deepEqual([1, 2, 4, 8].map(defaultPageThreads), [1, 2, 4, 8].map((cores) => ({ reading: Math.max(1, cores - 1), extracting: cores })));
+    const eventLoop = niceOf(String(process.pid));
+    const started = new Set(workerThreads());
+    const niceOfNewThread = () => {
+      const threads = workerThreads().filter((task) => !started.has(task));
+      threads.forEach((task) => started.add(task));
+      return threads.map(niceOf);
+    };
+    await closing(createPagePool(ONE_EACH), async (pool) => {
+      await pool.read(fetched(manualPage(1)), 'https://docs.example/page-1.html', {});
+      assert.deepEqual(niceOfNewThread(), [eventLoop], 'the reading thread');
+      await pool.extract(guide(1), guideUrl(1));
+      assert.deepEqual(niceOfNewThread(), [Math.min(19, eventLoop + PAGE_THREAD_NICENESS)], 'the extracting thread');
+      assert.equal(niceOf(String(process.pid)), eventLoop, 'the event loop keeps its priority');
+    });
   });
 });
+
+/** A thread's nice value, the 19th field of its stat line (after the command name, which may hold spaces). */
+const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
 
 describe('the warm-up', () => {
   it("reads a made-up manual's page as the outline reads a real one: contents, prose and chrome apart", () => {

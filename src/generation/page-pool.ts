@@ -8,8 +8,8 @@ import { extname } from 'node:path';
 import { Piscina } from 'piscina';
 import type { ResponseBody } from '../crawl/fetcher.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
-import type { Extractor } from '../llms-txt/index.ts';
-import type { ExtractTask, ReadTask } from './page-worker.ts';
+import type { ExtractedPage, Extractor } from '../llms-txt/index.ts';
+import type { ExtractTask, PageWorkerData, ReadTask } from './page-worker.ts';
 import type { CrawledPageReading } from './crawled-page-reading.ts';
 
 export interface PagePool {
@@ -23,25 +23,35 @@ export interface PagePool {
   /** how many pages to hand over for extraction at once to keep every thread busy */
   concurrency: number;
   /**
-   * Ends the threads once no page is being read, if they extracted any (unless a page is handed
-   * over first; the next page starts them again, about 0.1 s). A job calls it when it has read
-   * its pages: an extracting thread holds about 60 MB, which the rest of the job (describing,
+   * Ends the extracting threads once no page is being extracted (unless a page is handed over
+   * first; the next page starts them again, about 0.1 s). A job calls it when it has read its
+   * pages: an extracting thread holds about 60 MB, which the rest of the job (describing,
    * rendering and storing llms-full.txt) would otherwise run beside. Each thread first shrinks
-   * its heap (`releaseMemory`), as V8 keeps an ended thread's heap for 8 seconds. Threads that
-   * only read links and outlines hold little, and stay, warm for the next job.
+   * its heap (`releaseMemory`), as V8 keeps an ended thread's heap for 8 seconds. The reading
+   * threads hold little, and stay, warm for the next job.
    */
   retireWhenIdle(): void;
   close(): Promise<void>;
 }
 
+/** How many threads read crawled pages, and how many extract pages' content. */
+export interface PageThreads {
+  reading: number;
+  extracting: number;
+}
+
 /**
- * One thread per core but one: the event loop keeps a core for itself, as it fetches the pages
- * (and answers the API). On two cores, the PostgreSQL manual with full text took 5.0-5.2 s with
- * one thread against 4.5 s with two, and peaked 372-387 MB against 391-402 (docs/decisions.md,
- * issue 12, eighth part).
+ * Reading: one thread per core but one, at the event loop's priority: the event loop keeps a core
+ * for itself, as it fetches the pages (and answers the API), and the crawler waits on the links
+ * the thread reads (docs/decisions.md, issue 12, eighth part). Extracting: one thread per core,
+ * below the event loop's priority (PAGE_THREAD_NICENESS), so that they use the cores the event
+ * loop and the generation threads leave idle: with one thread at the event loop's priority, the
+ * event loop's core idled once the crawl was done while the thread extracted the rest of a
+ * full-text job's pages. A simple job's reading was slower in threads below the event loop's
+ * priority (docs/decisions/page-reading.md).
  */
-export function defaultPageThreads(cores = availableParallelism()): number {
-  return Math.max(1, cores - 1);
+export function defaultPageThreads(cores = availableParallelism()): PageThreads {
+  return { reading: Math.max(1, cores - 1), extracting: Math.max(1, cores) };
 }
 
 /**
@@ -61,66 +71,81 @@ export function pageReader(pool: PagePool | undefined, { extractsContent }: { ex
 const TASKS_PER_THREAD = 4;
 
 /**
- * The threads start with the first page, unless `warm`: then one starts at once and reads a
- * made-up manual (see warmUp), so that a service's first job finds it ready.
+ * The threads start with the first page, unless `warm`: then a reading thread starts at once and
+ * reads a made-up manual (see warmUp), so that a service's first job finds it ready.
  */
 export function createPagePool(threads = defaultPageThreads(), { warm = false } = {}): PagePool {
-  const start = () =>
-    new Piscina({
-      // page-worker.ts beside this file in the repository, page-worker.mjs beside the bundle in the CLI's package (scripts/pack-cli.ts).
-      filename: new URL(`./page-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href,
-      // One thread stays between jobs: a new one would compile the tokenizer again.
-      minThreads: 1,
-      maxThreads: threads,
-      idleTimeout: 30_000,
-      concurrentTasksPerWorker: TASKS_PER_THREAD,
-    });
-  let pool: Piscina | null = warm ? start() : null;
-  pool?.run(null, { name: 'warmUp' }).catch(() => {});
-  let running = 0;
-  let extracted = false;
+  // One reading thread stays between jobs: a new one would compile the tokenizer again.
+  const readers = threadGroup({ maxThreads: threads.reading, lowered: false });
+  const extractors = threadGroup({ maxThreads: threads.extracting, lowered: true });
+  if (warm) readers.run(null, 'warmUp').catch(() => {});
   let retiring = false;
   const retireIfAsked = () => {
-    if (!retiring || running > 0 || !pool) return;
+    if (!retiring || extractors.running > 0) return;
     retiring = false;
-    if (!extracted) return;
-    extracted = false;
-    void releaseAndDestroy(pool);
-    pool = null;
-  };
-  const run = async <T>(task: object, name: string, transferList?: ArrayBuffer[]): Promise<T> => {
-    retiring = false;
-    pool ??= start();
-    running++;
-    try {
-      return (await pool.run(task, { name, transferList })) as T;
-    } finally {
-      running--;
-      retireIfAsked();
-    }
+    extractors.end();
   };
   return {
     read({ body, contentType }, url, linkOptions) {
       // A copy the thread takes over rather than a clone: the page keeps its bytes, in case the
       // generator wants its HTML after all.
       const task: ReadTask = { bytes: new Uint8Array(body), contentType, url, linkOptions };
-      return run(task, 'read', [task.bytes.buffer as ArrayBuffer]);
+      return readers.run(task, 'read', [task.bytes.buffer as ArrayBuffer]);
     },
-    extract(html, url, wants) {
-      extracted = true;
+    async extract(html, url, wants) {
+      retiring = false;
       const task: ExtractTask = { html, url, content: wants?.content ?? false };
-      return run(task, 'extract');
+      try {
+        return await extractors.run<ExtractedPage>(task, 'extract');
+      } finally {
+        retireIfAsked();
+      }
     },
-    concurrency: threads * 2,
+    // Piscina starts a second thread only once the first holds TASKS_PER_THREAD pages.
+    concurrency: threads.extracting * TASKS_PER_THREAD,
     retireWhenIdle() {
       retiring = true;
       retireIfAsked();
+    },
+    async close() {
+      await Promise.all([readers.close(), extractors.close()]);
+    },
+  };
+}
+
+/** Threads of one kind, started by their first task. */
+function threadGroup({ maxThreads, lowered }: { maxThreads: number; lowered: boolean }) {
+  let pool: Piscina | null = null;
+  const group = {
+    running: 0,
+    async run<T>(task: object | null, name: string, transferList?: ArrayBuffer[]): Promise<T> {
+      pool ??= new Piscina({
+        // page-worker.ts beside this file in the repository, page-worker.mjs beside the bundle in the CLI's package (scripts/pack-cli.ts).
+        filename: new URL(`./page-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href,
+        workerData: { lowered } satisfies PageWorkerData,
+        minThreads: 1,
+        maxThreads,
+        idleTimeout: 30_000,
+        concurrentTasksPerWorker: TASKS_PER_THREAD,
+      });
+      group.running++;
+      try {
+        return (await pool.run(task, { name, transferList })) as T;
+      } finally {
+        group.running--;
+      }
+    },
+    /** Ends the threads, each shrinking its heap first. */
+    end() {
+      if (pool) void releaseAndDestroy(pool);
+      pool = null;
     },
     async close() {
       await pool?.destroy();
       pool = null;
     },
   };
+  return group;
 }
 
 /**

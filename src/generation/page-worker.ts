@@ -1,9 +1,19 @@
 // Runs in a worker thread (see page-pool.ts): parsing a page is CPU work that would otherwise hold
 // the API's event loop, a few milliseconds per page to read it and tens to extract it.
+import { workerData } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage } from '../llms-txt/extract.ts';
 import { readCrawledPage, type CrawledPageReading } from './crawled-page-reading.ts';
+import { lowerThreadPriority, PAGE_THREAD_NICENESS } from './thread-priority.ts';
+
+/** What a thread of the pool is for (see defaultPageThreads). */
+export interface PageWorkerData {
+  /** below the event loop and the generation threads: an extracting thread */
+  lowered: boolean;
+}
+
+if ((workerData as PageWorkerData | null)?.lowered) lowerThreadPriority(PAGE_THREAD_NICENESS);
 
 // Loaded by the first page to extract: a thread that only reads links and outlines (every
 // `simple` job without llms-full.txt) does without linkedom, Readability and turndown: an idle
