@@ -106,12 +106,21 @@ describeOnEachDatabase(
             ...Array.from({ length: 20 }, () => rawPost(port, '/generate', generateBody, apiKey)),
           ]),
         );
-      // The baseline: /health while as many small bodies arrive, the same way.
-      const small = await sendAll(Buffer.from('{}'), Buffer.from('{}'));
-      const { answers, latencies } = await sendAll(megabyte, deep);
-      // Medians: a single slow answer may come from the machine's other work, not from the bodies.
-      const [during, usual] = [median(latencies), median(small.latencies)];
-      assert.ok(during < 6 * usual, `/health took ${during.toFixed(1)} ms (median) during the large bodies, ${usual.toFixed(1)} ms during small ones`);
+      // The baseline: /health while as many small bodies arrive, the same way. Medians: a single
+      // slow answer may come from the machine's other work, not from the bodies; and up to three
+      // rounds, as the suite's other files share the machine: bodies that held the event loop
+      // would slow every round.
+      const rounds: string[] = [];
+      let answers: Array<{ status: number; body: unknown }> = [];
+      while (rounds.length < 3) {
+        const small = await sendAll(Buffer.from('{}'), Buffer.from('{}'));
+        const large = await sendAll(megabyte, deep);
+        answers = large.answers;
+        const [during, usual] = [median(large.latencies), median(small.latencies)];
+        if (during < 6 * usual) break;
+        rounds.push(`/health took ${during.toFixed(1)} ms (median) during the large bodies, ${usual.toFixed(1)} ms during small ones`);
+      }
+      assert.ok(rounds.length < 3, rounds.join('; '));
       for (const answer of answers.slice(0, 20)) assert.deepEqual([answer.status, answer.body], [413, { message: 'Request body is too large' }]);
       const tooDeep = { message: `Validation error: the JSON body nests deeper than ${MAX_JSON_DEPTH} levels` };
       for (const answer of answers.slice(20)) assert.deepEqual([answer.status, answer.body], [400, tooDeep]);
