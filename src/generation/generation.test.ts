@@ -5,6 +5,7 @@ import { accounts, generationJobs, mappedUrls, sites } from '../db/schema.ts';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseLlmsTxt } from '../llms-txt/testing/llms-txt-parser.ts';
 import { startDocsSite, type DocsSite } from '../testing/docs-site.ts';
+import { routes, startSite } from '../testing/test-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { describeOnEachDatabase } from '../testing/service.ts';
 
@@ -103,6 +104,31 @@ describeOnEachDatabase(
       parseLlmsTxt(await (await fetch(job.fileUrl)).text());
       // 9 pages at simple's price: 1 credit of 2.
       assert.equal((await ledgerOf(service(), accountId)).balance, 19);
+    });
+
+    test("llms-full.txt holds the text of hand-written pages that leave out their <html>, <head> and <body> tags", async () => {
+      const handMade = (title: string, text: string, links = '') =>
+        `<!DOCTYPE html>\n<meta charset="utf-8">\n<title>${title}</title>\n<h1>${title}</h1>\n<p>${text}</p>\n<h2>Through the year</h2>\n<p>What ${title} asks for in each season.</p>${links}`;
+      const bare = await startSite(
+        routes({
+          '/': handMade('Garden notes', 'Notes on growing vegetables in a small garden, season by season.', '<ul><li><a href="/soil.html">Soil</a></ul>'),
+          '/soil.html': handMade('Soil', 'Loam holds water and air in balance; sand drains fast and clay holds too much.'),
+        }),
+      );
+      try {
+        const { apiKey } = await service().createAccount();
+        const start = await service().request('POST', '/api/v1/generate', { token: apiKey, body: { url: `${bare.origin}/`, options: { maxUrls: 10, showFullText: true } } });
+        assert.equal(start.status, 200, start.text);
+        const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+        assert.equal(job.status, 'completed', job.error);
+        const fullText = await (await fetch(job.fullTextUrl)).text();
+        assert.match(fullText, /Notes on growing vegetables in a small garden, season by season\./);
+        // Past the first paragraph (which llms-full.txt falls back to when a page reads as empty), each page's whole text.
+        assert.match(fullText, /Through the year\n\nWhat Garden notes asks for in each season\./);
+        assert.match(fullText, /Through the year\n\nWhat Soil asks for in each season\./);
+      } finally {
+        await bare.close();
+      }
     });
 
     test('answers a repeat within cacheAge at once for 0 credits, and regenerates with cacheAge 0', async () => {

@@ -42,6 +42,16 @@ describe('extractPage', () => {
     assert.match(result.markdown, /\[Topic number 39 of the handbook\]\(https:\/\/docs\.acme\.dev\/docs\/topic-39\)/);
   });
 
+  test('reads a page that leaves out its <html>, <head> and <body> tags, and one with no element at all', () => {
+    const handMade = '<!DOCTYPE html>\n<meta charset="utf-8">\n<title>Widgets</title>\n<h1>Widgets</h1>\n<p>A widget holds a shelf of parts, one per slot, in the order they are fitted.</p>\n<h2>Fitting</h2>\n<p>Fit the slots from the left.</p>';
+    const result = extractPage(handMade, 'https://docs.acme.dev/widgets.html', {}, { content: true });
+    // The heading that repeats the title is the page's own heading in llms-full.txt, as on any page.
+    assert.equal(result.markdown, 'A widget holds a shelf of parts, one per slot, in the order they are fitted.\n\n## Fitting\n\nFit the slots from the left.');
+    assert.deepEqual(result.content, { firstParagraph: 'A widget holds a shelf of parts, one per slot, in the order they are fitted.', headings: ['Fitting'] });
+    assert.equal(extractPage('Plain text, <b>no tags around it</b>.', 'https://docs.acme.dev/notes').markdown, 'Plain text, **no tags around it**.');
+    assert.equal(extractPage('', 'https://docs.acme.dev/empty').markdown, '');
+  });
+
   test('bounds a huge page and still extracts its beginning', () => {
     const filler = `<p>${'All work and no play makes Jack a dull boy. '.repeat(40)}</p>`.repeat(3000);
     const html = page('<title>A very long page about widgets</title>', filler);

@@ -5,7 +5,7 @@
 import { Readability } from '@mozilla/readability';
 import { DOMParser } from 'linkedom';
 import { LINK_LIST_SHARE, MIN_LAYOUT_NAVIGATION_LINKS } from './tuning.ts';
-import { prepareHtml } from './html-prepare.ts';
+import { prepareHtml, withDocumentTags } from './html-prepare.ts';
 import { htmlToMarkdown, MAX_MARKDOWN_CHARS, resolveUrl } from './markdown.ts';
 import { readPageFacts } from './page-facts.ts';
 import type { ContentFacts } from './page-text.ts';
@@ -68,11 +68,12 @@ function contentFactsOf(content: HTMLElement | null, url: string): ContentFacts 
   return { firstParagraph, headings };
 }
 
-function readPage(html: string, url: string, options: ExtractOptions) {
-  const prepared = prepareHtml(html, { maxRawChars: options.maxRawHtmlChars, maxParsedChars: options.maxParsedHtmlChars });
-  const doc = parseHtml(prepared.html);
+function readPage(raw: string, url: string, options: ExtractOptions) {
+  const prepared = prepareHtml(raw, { maxRawChars: options.maxRawHtmlChars, maxParsedChars: options.maxParsedHtmlChars });
+  const html = withDocumentTags(prepared.html);
+  const doc = parseHtml(html);
   const baseUrl = resolveUrl(doc.querySelector('base[href]')?.getAttribute('href') ?? null, url, ['http:', 'https:']) ?? url;
-  const content = mainContent(doc, prepared.html);
+  const content = mainContent(doc, html);
   const maxMarkdownChars = options.maxMarkdownChars ?? MAX_MARKDOWN_CHARS;
   if (content) trimToText(content, maxMarkdownChars);
   return { content, baseUrl, maxMarkdownChars, truncated: prepared.truncated, parsedChars: prepared.html.length };

@@ -1,6 +1,6 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { prepareHtml } from './html-prepare.ts';
+import { prepareHtml, withDocumentTags } from './html-prepare.ts';
 
 test('removes scripts, styles, templates and comments but keeps JSON-LD', () => {
   const html = [
@@ -43,4 +43,24 @@ test('stays linear on many unclosed openers', () => {
   const started = performance.now();
   prepareHtml(hostile);
   assert.ok(performance.now() - started < 2000);
+});
+
+describe('withDocumentTags', () => {
+  test('gives a page that leaves out its <html>, <head> and <body> tags all three, its head what only a head holds', () => {
+    assert.equal(
+      withDocumentTags('<!DOCTYPE html><meta charset=utf-8>\n<title>Guide</title><link rel=stylesheet href=a.css>\n<h1>Guide</h1><p>Text.</p>'),
+      '<!DOCTYPE html><html><head><meta charset=utf-8>\n<title>Guide</title><link rel=stylesheet href=a.css>\n</head><body><h1>Guide</h1><p>Text.</p></body></html>',
+    );
+    assert.equal(withDocumentTags('just text'), '<!DOCTYPE html><html><head></head><body>just text</body></html>');
+    assert.equal(withDocumentTags(''), '<!DOCTYPE html><html><head></head><body></body></html>');
+  });
+
+  test('keeps the attributes of the tags a page has, and leaves a page with all three as it is', () => {
+    assert.equal(
+      withDocumentTags('<html lang="de"><title>T</title><body class="doc"><p>Text.</p></html>'),
+      '<!DOCTYPE html><html lang="de"><head><title>T</title></head><body class="doc"><p>Text.</p></body></html>',
+    );
+    const whole = '<html><head><title>T</title></head><body><p>Text.</p></body></html>';
+    assert.equal(withDocumentTags(whole), whole);
+  });
 });

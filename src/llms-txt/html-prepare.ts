@@ -63,6 +63,30 @@ export function prepareHtml(
   return { html: result, truncated };
 }
 
+/**
+ * A page with its `<html>`, `<head>` and `<body>` tags, which HTML lets a page leave out (hand-written
+ * pages often do): linkedom, which builds the DOM, then left the content outside the body, or made
+ * no document at all, and the page's markdown was empty. The head is the leading run of what only
+ * a head holds (title, meta, link, base, style, scripts), as an HTML parser decides; the rest is the
+ * body. A page with all three is left as it is.
+ */
+export function withDocumentTags(html: string): string {
+  if (HAS_HTML.test(html) && HAS_HEAD.test(html) && HAS_BODY.test(html)) return html;
+  const htmlAttributes = /<html(\s[^>]*)?>/i.exec(html)?.[1] ?? '';
+  const bodyAttributes = /<body(\s[^>]*)?>/i.exec(html)?.[1] ?? '';
+  const inner = html.replace(DOCUMENT_TAGS, '');
+  HEAD_ONLY.lastIndex = 0;
+  let headEnd = 0;
+  while (HEAD_ONLY.exec(inner)) headEnd = HEAD_ONLY.lastIndex;
+  return `<!DOCTYPE html><html${htmlAttributes}><head>${inner.slice(0, headEnd)}</head><body${bodyAttributes}>${inner.slice(headEnd)}</body></html>`;
+}
+
+const HAS_HTML = /<html[\s>]/i;
+const HAS_HEAD = /<head[\s>]/i;
+const HAS_BODY = /<body[\s>]/i;
+const DOCUMENT_TAGS = /<!doctype[^>]*>|<\/?(?:html|head|body)(?:\s[^>]*)?>/gi;
+const HEAD_ONLY = /\s+|<(?:meta|link|base)\b[^>]*>|<(title|style|script|noscript)\b[^>]*>[\s\S]*?<\/\1\s*>/iy;
+
 function indexOfCaseInsensitive(haystack: string, needle: string, from: number): number {
   const pattern = new RegExp(needle.replace(/[/]/g, '\\/'), 'gi');
   pattern.lastIndex = from;
