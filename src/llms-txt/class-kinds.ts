@@ -6,6 +6,7 @@ const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheade
 export const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
 // Navigation and contents blocks: their links are the site's own table of contents.
 const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
+const NAV_CLASS_BUT_CONTENTS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
 export const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
 const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
 const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
@@ -20,13 +21,19 @@ const GLOSSARY_CLASS = /(?:^|\s)glossary(?:$|\s)/;
 export interface ClassKind {
   chrome: boolean;
   nav: boolean;
+  /**
+   * A navigation block by the name "contents" alone: a table of contents (Texinfo's, docutils'), or
+   * a page's whole content where a generator names it so (Doxygen's `div.contents`); prose in it
+   * tells which (see FactsReader.openParagraph).
+   */
+  contentsOnly: boolean;
   caption: boolean;
   refnamediv: boolean;
   aside: boolean;
   glossary: boolean;
 }
 
-export const PLAIN: ClassKind = { chrome: false, nav: false, caption: false, refnamediv: false, aside: false, glossary: false };
+export const PLAIN: ClassKind = { chrome: false, nav: false, contentsOnly: false, caption: false, refnamediv: false, aside: false, glossary: false };
 // A site writes the same few class lists on every page: each is matched once, not once per element.
 const classKinds = new Map<string, ClassKind>();
 const MAX_CLASS_KINDS = 10_000;
@@ -62,6 +69,7 @@ function readKind(classes: string): ClassKind {
   return {
     chrome: CHROME_CLASS.test(classes),
     nav: NAV_CLASS.test(classes),
+    contentsOnly: NAV_CLASS.test(classes) && !NAV_CLASS_BUT_CONTENTS.test(classes),
     caption: CAPTION_CLASS.test(classes),
     refnamediv: REFNAMEDIV_CLASS.test(classes),
     aside: ASIDE_CLASS.test(classes),

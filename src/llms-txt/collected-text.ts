@@ -12,10 +12,23 @@ export interface CollectedText {
   linkChars: number;
   /** Whether it links to the page in another language (`hreflang`): a language switcher ("Available Languages: en | ko"). */
   switchesLanguage: boolean;
+  /** The last link that names nothing ("More…"): where its text starts and ends in `parts`, and the link text before it. */
+  namelessLink: { from: number; to: number; linkChars: number } | null;
 }
 
 export function collecting(kind: CollectedText['kind'], tag: string, level?: number): CollectedText {
-  return { kind, tag, parts: [], level, linkChars: 0, switchesLanguage: false };
+  return { kind, tag, parts: [], level, linkChars: 0, switchesLanguage: false, namelessLink: null };
+}
+
+/**
+ * The text's parts without a link that names nothing ("More…", "Read more") where it ends the
+ * text: Doxygen ends each brief description with one. Within a sentence, the link's words stay.
+ */
+export function withoutNamelessEnd(text: CollectedText): string[] {
+  const link = text.namelessLink;
+  if (!link || text.parts.slice(link.to).some((part) => part.trim() !== '')) return text.parts;
+  text.linkChars = link.linkChars;
+  return text.parts.slice(0, link.from);
 }
 
 /**

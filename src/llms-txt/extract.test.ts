@@ -98,9 +98,9 @@ test("in content, the first paragraph is no glossary's definition", () => {
 });
 
 test("readContentFacts reads a page's main content where its facts call the text navigation", () => {
-  // A generator that wraps its text in a "contents" block: the facts read that as a table of contents.
+  // A generator that wraps its text in a block named as a table of contents: the facts read it as one.
   const html = `<html><head><title>Context guide</title></head><body><div class="header"><a href="/">Home</a></div>
-    <div class="contents"><h2>Context objects</h2><div class="textblock"><p>This guide introduces the context related functions of the library, one by one.</p>
+    <div class="contents toc"><h2>Context objects</h2><div class="textblock"><p>This guide introduces the context related functions of the library, one by one.</p>
     <h2>Sharing</h2><p>Contexts can share objects.</p></div></div></body></html>`;
   const url = 'https://acme.dev/context_guide.html';
   assert.equal(readPageFacts(html, url).firstParagraph, '');

@@ -2,12 +2,12 @@
 // its state in fields (see FactsState), so no closure is made per page or per element.
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
 import { CHROME_ID, classKind, NAV_ID, PLAIN, type ClassKind } from './class-kinds.ts';
-import { collecting, paragraphRole, withoutPilcrow, type CollectedText } from './collected-text.ts';
+import { collecting, paragraphRole, withoutNamelessEnd, withoutPilcrow, type CollectedText } from './collected-text.ts';
 import { FactsState, LIST_TAGS } from './facts-state.ts';
 import { readLinkTag, readMeta } from './head-tags.ts';
-import { MAX_ITEM_CHARS, isSequenceLink, resolveHref, saysSomething } from './pending-link.ts';
+import { MAX_ITEM_CHARS, isSequenceLink, resolveHref, saysSomething, type PendingLink } from './pending-link.ts';
 import { phrasesFor } from './phrases.ts';
-import { candidateText } from './text.ts';
+import { candidateText, normalizeWhitespace } from './text.ts';
 
 // Text a <div> holds outside any <p> (an API generator's class comment: "<div class=block>A set
 // of characters.</div>") is a paragraph too, up to the first block element inside the <div>.
@@ -24,6 +24,8 @@ export const MAX_HEADING_CHARS = 120;
 const MAX_TERMS = 12;
 const MAX_JSON_LD_CHARS = 50_000;
 const PURPOSE_LABEL = /^(?:description|summary|purpose)\s*:\s*$/i;
+/** "More...", "Read more…": a link's dots are no part of what it names. */
+const TRAILING_DOTS = /\s*(?:\.{2,}|…)$/;
 
 export class FactsReader extends FactsState {
   onopentag(name: string, attrs: Record<string, string>): void {
@@ -50,10 +52,38 @@ export class FactsReader extends FactsState {
       this.itemChars = 0;
     }
     if (kind.refnamediv) this.refnamediv = true;
+    if (name === 'p' && this.navDepth > 0 && this.itemDepth === 0 && !/title/i.test(attrs.class ?? '')) this.endContentsBlocks();
     if (!this.text) this.text = this.content ? this.contentTextAt(name) : this.pageTextAt(name);
     if (name === 'a' && attrs.hreflang && this.text) this.text.switchesLanguage = true;
     if (name === 'a' && attrs.href !== undefined && this.skipDepth === 0) {
-      this.linkStack.push({ href: attrs.href, parts: [], afterText: this.itemDepth > 0 && saysSomething(this.itemTexts), sequence: isSequenceLink(attrs, this.phrases) });
+      const text = this.text && { parts: this.text.parts.length, linkChars: this.text.linkChars };
+      this.linkStack.push({ href: attrs.href, parts: [], afterText: this.itemDepth > 0 && saysSomething(this.itemTexts), sequence: isSequenceLink(attrs, this.phrases), text });
+    }
+  }
+
+  /** A link that names nothing ("More…") is noted on the text it stands in (see withoutNamelessEnd); it is still a link. */
+  private closeLink(link: PendingLink): void {
+    const text = this.text;
+    if (text && link.text && this.phrases.namesNothing.test(normalizeWhitespace(link.parts.join('')).replace(TRAILING_DOTS, ''))) {
+      text.namelessLink = { from: link.text.parts, to: text.parts.length, linkChars: link.text.linkChars };
+    }
+    this.addLink(link);
+  }
+
+  /**
+   * A paragraph outside any list in blocks that are navigation only by the name "contents" makes
+   * them the page's content (Doxygen's `div.contents` holds the whole page; a table of contents
+   * holds lists and headings, not prose): from here on their links are entries or mentions as in
+   * any content, and their paragraphs the page's text. A paragraph in a block that is navigation
+   * by other evidence (`<nav>`, a sidebar's class) leaves every block as it is.
+   */
+  private endContentsBlocks(): void {
+    const navs = this.stack.filter((frame) => frame.nav);
+    if (!navs.every((frame) => frame.contentsOnly)) return;
+    for (const frame of navs) {
+      frame.nav = false;
+      this.navDepth--;
+      if (this.navInMain > 0) this.navInMain--;
     }
   }
 
@@ -72,7 +102,8 @@ export class FactsReader extends FactsState {
     if (main) this.navInMain = 0;
     // In content, a glossary's definition list: the page's terms are read from its facts.
     const glossary = kind.glossary && (!content || name === 'dl');
-    this.stack.push({ tag: name, chrome, nav, caption, aside: kind.aside, glossary, linksBefore: this.outline.links.length, main });
+    const contentsOnly = nav && kind.contentsOnly && name !== 'nav' && role !== 'navigation' && !(id !== '' && NAV_ID.test(id));
+    this.stack.push({ tag: name, chrome, nav, contentsOnly, caption, aside: kind.aside, glossary, linksBefore: this.outline.links.length, main });
     if (kind.aside) this.asideDepth++;
     if (glossary) this.glossaryDepth++;
     if (chrome) this.chromeDepth++;
@@ -129,7 +160,7 @@ export class FactsReader extends FactsState {
       this.jsonLd = null;
     }
     if (VOID_TAGS.has(name)) return;
-    if (name === 'a' && this.linkStack.length > 0) this.addLink(this.linkStack.pop()!);
+    if (name === 'a' && this.linkStack.length > 0) this.closeLink(this.linkStack.pop()!);
     if (this.text && this.text.tag === name) this.finishText();
     // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
     const frame = this.stack.pop();
@@ -163,7 +194,7 @@ export class FactsReader extends FactsState {
     // Past the paragraphs an outline keeps, a paragraph's text is not worth assembling (in content,
     // once the first meaningful one is found).
     if (current.kind === 'paragraph' && outline.paragraphs.length >= MAX_PARAGRAPHS && (!this.content || outline.firstParagraph)) return;
-    const value = withoutPilcrow(candidateText(current.parts.join('')));
+    const value = withoutPilcrow(candidateText(withoutNamelessEnd(current).join('')));
     switch (current.kind) {
       case 'title':
         outline.documentTitle ??= value || null;

@@ -32,6 +32,8 @@ export interface Frame {
   tag: string;
   chrome: boolean;
   nav: boolean;
+  /** A navigation block by its class's "contents" alone, which prose in it makes the page's content (see ClassKind.contentsOnly). */
+  contentsOnly: boolean;
   caption: boolean;
   aside: boolean;
   glossary: boolean;

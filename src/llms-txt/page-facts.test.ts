@@ -302,3 +302,35 @@ test('a lead-in that ends where a list begins takes in the list\'s items; a list
   const many = Array.from({ length: 12 }, (_, i) => `<li>Algorithm number ${i} (fast and safe)</li>`).join('');
   assert.match(facts(`<p>It includes:</p><ul>${many}</ul>`).paragraphs[0], /^It includes: Algorithm number 0 \(fast and safe\), .*, Algorithm number 4 \(fast and safe\), …$/);
 });
+
+describe('a block named "contents"', () => {
+  const page = (body: string) => readPageFacts(`<html><head><title>Getting started</title></head><body>${body}</body></html>`, 'https://docs.example/quick_guide.html');
+  const blocks = (facts: ReturnType<typeof page>) => facts.links.map((link) => `${link.text}: ${link.block}`);
+
+  test('holding prose, it is the page\'s content (Doxygen\'s div.contents): its mentions are mentions, its list items entries, its paragraph the page\'s', () => {
+    const facts = page(
+      '<div class="contents"><div class="toc"><h3>Table of Contents</h3><ul><li><a href="#step1">Step 1</a></li></ul></div>' +
+        '<div class="textblock"><p>This guide takes you through writing a small program; call <a class="el" href="group__init.html#ga1">glfwInit</a> first.</p>' +
+        '<ul><li><a class="el" href="window_guide.html">Window guide</a> – creating windows</li></ul></div></div>',
+    );
+    assert.deepEqual(blocks(facts), ['glfwInit: content', 'Window guide: toc']);
+    assert.equal(facts.firstParagraph, 'This guide takes you through writing a small program; call glfwInit first.');
+  });
+
+  test('holding lists and headings only, it is a table of contents (Texinfo\'s), and a sidebar stays navigation whatever prose it holds', () => {
+    const contents = page('<div class="contents"><h2 class="contents-heading">Table of Contents</h2><ul><li><a href="Introduction.html">1 Introduction</a></li></ul></div><p>The manual.</p>');
+    assert.deepEqual(blocks(contents), ['1 Introduction: navigation']);
+    const sidebar = page('<div class="sidebar"><p>A library for windows, contexts and input, in a sentence.</p><ul><li><a href="a.html">Window guide</a></li></ul></div>');
+    assert.deepEqual(blocks(sidebar), ['Window guide: navigation']);
+  });
+});
+
+describe('a link that names nothing', () => {
+  test('"More..." ending a brief description is no part of the paragraph (Doxygen)', () => {
+    const facts = readPageFacts('<html><body><h1>GLFWimage Struct Reference</h1><p>This describes a single 2D image and its pixels. <a href="#details">More...</a></p><p>Where the pixel format is unclear, <a href="x.html">read more</a> about how rows are stored.</p></body></html>', 'https://docs.example/structGLFWimage.html');
+    assert.equal(facts.firstParagraph, 'This describes a single 2D image and its pixels.');
+    // Within a sentence, its words stay; it is still a link.
+    assert.deepEqual(facts.paragraphs, ['This describes a single 2D image and its pixels.', 'Where the pixel format is unclear, read more about how rows are stored.']);
+    assert.deepEqual(facts.links.map((link) => link.text), ['read more']);
+  });
+});

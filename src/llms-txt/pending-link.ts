@@ -8,6 +8,8 @@ export interface PendingLink {
   afterText: boolean;
   /** A "previous"/"next" link: the reading order's neighbour, not a contents entry. */
   sequence: boolean;
+  /** The text being collected when the link opened, and how far (see dropNamelessLink). */
+  text: { parts: number; linkChars: number } | null;
 }
 
 // rel="prev"/"next": the reading order's neighbours. Their titles (Sphinx's "Previous topic", which
