@@ -5,8 +5,10 @@
 const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
 export const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
 // Navigation and contents blocks: their links are the site's own table of contents.
-const NAV_CLASS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|contents|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
-const NAV_CLASS_BUT_CONTENTS = /(?:^|[\s_-])(?:toc|toctree|nav|menu|sidebar|sitemap|biglink|linkdescr)(?:$|[\s_-])/i;
+// "contents" apart: it names a table of contents, or a generator's whole content (see ClassKind.contentsOnly).
+const classWords = (words: readonly string[]) => new RegExp(`(?:^|[\\s_-])(?:${words.join('|')})(?:$|[\\s_-])`, 'i');
+const NAV_CLASS = classWords(['toc', 'toctree', 'nav', 'menu', 'sidebar', 'sitemap', 'biglink', 'linkdescr']);
+const CONTENTS_CLASS = classWords(['contents']);
 export const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
 const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
 const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
@@ -24,7 +26,7 @@ export interface ClassKind {
   /**
    * A navigation block by the name "contents" alone: a table of contents (Texinfo's, docutils'), or
    * a page's whole content where a generator names it so (Doxygen's `div.contents`); prose in it
-   * tells which (see FactsReader.openParagraph).
+   * tells which (see FactsReader.endContentsBlocks).
    */
   contentsOnly: boolean;
   caption: boolean;
@@ -66,10 +68,12 @@ export function classKind(classes: string): ClassKind {
 }
 
 function readKind(classes: string): ClassKind {
+  const navByWord = NAV_CLASS.test(classes);
+  const contents = CONTENTS_CLASS.test(classes);
   return {
     chrome: CHROME_CLASS.test(classes),
-    nav: NAV_CLASS.test(classes),
-    contentsOnly: NAV_CLASS.test(classes) && !NAV_CLASS_BUT_CONTENTS.test(classes),
+    nav: navByWord || contents,
+    contentsOnly: contents && !navByWord,
     caption: CAPTION_CLASS.test(classes),
     refnamediv: REFNAMEDIV_CLASS.test(classes),
     aside: ASIDE_CLASS.test(classes),

@@ -21,14 +21,15 @@ export function collecting(kind: CollectedText['kind'], tag: string, level?: num
 }
 
 /**
- * The text's parts without a link that names nothing ("More…", "Read more") where it ends the
- * text: Doxygen ends each brief description with one. Within a sentence, the link's words stay.
+ * Drops from the text a link that names nothing ("More…", "Read more") where it ends the text,
+ * with its share of the link text: Doxygen ends each brief description with one. Within a
+ * sentence, the link's words stay.
  */
-export function withoutNamelessEnd(text: CollectedText): string[] {
+export function dropNamelessEnd(text: CollectedText): void {
   const link = text.namelessLink;
-  if (!link || text.parts.slice(link.to).some((part) => part.trim() !== '')) return text.parts;
+  if (!link || text.parts.slice(link.to).some((part) => part.trim() !== '')) return;
+  text.parts.length = link.from;
   text.linkChars = link.linkChars;
-  return text.parts.slice(0, link.from);
 }
 
 /**

@@ -135,7 +135,7 @@ function mainContent(doc: Document, html: string): HTMLElement | null {
   const docBook = DOCBOOK.test(generator);
   const layout = readLayout(doc, docBook ? isDocBookChrome : isChrome);
   for (const element of layout.chrome) element.remove();
-  const region = layout.regions.find((element) => element.isConnected) ?? doc.body;
+  const region = firstRegion(layout.regions, doc);
   if (isLinkIndex(region) || docBook || (layout.navigates && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
 
   let article: HTMLElement | null = null;
@@ -189,21 +189,34 @@ const isMainRegion = markTest({ tags: ['main'], roles: ['main'] });
  */
 function readLayout(doc: Document, isDropped: ElementTest) {
   const chrome: Element[] = [];
-  const mains: HTMLElement[] = [];
-  const articles: HTMLElement[] = [];
   let navigationLinks = 0;
-  for (const element of elementsOf(doc)) {
+  const regions = candidateRegions(doc, (element) => {
     if (isDropped(element)) chrome.push(element);
-    if (isMainRegion(element)) mains.push(element as HTMLElement);
-    else if (element.localName === 'article') articles.push(element as HTMLElement);
     const countsLink = navigationLinks < MIN_LAYOUT_NAVIGATION_LINKS && element.localName === 'a' && element.hasAttribute('href');
     if (countsLink && hasAncestor(element, isSiteNavigation)) navigationLinks++;
+  });
+  return { chrome, regions, navigates: navigationLinks >= MIN_LAYOUT_NAVIGATION_LINKS };
+}
+
+/** The elements that may hold the main content, in order: <main> or `[role=main]`, then <article>; `visit` sees every element of the walk. */
+function candidateRegions(doc: Document, visit?: (element: Element) => void): HTMLElement[] {
+  const mains: HTMLElement[] = [];
+  const articles: HTMLElement[] = [];
+  for (const element of elementsOf(doc)) {
+    visit?.(element);
+    if (isMainRegion(element)) mains.push(element as HTMLElement);
+    else if (element.localName === 'article') articles.push(element as HTMLElement);
   }
-  return { chrome, regions: [...mains, ...articles], navigates: navigationLinks >= MIN_LAYOUT_NAVIGATION_LINKS };
+  return [...mains, ...articles];
+}
+
+/** The page's main region: the first of `regions` (see readLayout) still in the page, else its body. */
+function firstRegion(regions: readonly HTMLElement[], doc: Document): HTMLElement {
+  return regions.find((element) => element.isConnected) ?? doc.body;
 }
 
 function pageRegion(doc: Document): HTMLElement | null {
-  return (doc.querySelector('main, [role="main"]') ?? doc.querySelector('article') ?? doc.body) as HTMLElement | null;
+  return firstRegion(candidateRegions(doc), doc);
 }
 
 function cleanRegion(region: HTMLElement | null): HTMLElement | null {

@@ -2,7 +2,7 @@
 // its state in fields (see FactsState), so no closure is made per page or per element.
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
 import { CHROME_ID, classKind, NAV_ID, PLAIN, type ClassKind } from './class-kinds.ts';
-import { collecting, paragraphRole, withoutNamelessEnd, withoutPilcrow, type CollectedText } from './collected-text.ts';
+import { collecting, paragraphRole, dropNamelessEnd, withoutPilcrow, type CollectedText } from './collected-text.ts';
 import { FactsState, LIST_TAGS } from './facts-state.ts';
 import { readLinkTag, readMeta } from './head-tags.ts';
 import { MAX_ITEM_CHARS, isSequenceLink, resolveHref, saysSomething, type PendingLink } from './pending-link.ts';
@@ -61,7 +61,7 @@ export class FactsReader extends FactsState {
     }
   }
 
-  /** A link that names nothing ("More…") is noted on the text it stands in (see withoutNamelessEnd); it is still a link. */
+  /** A link that names nothing ("More…") is noted on the text it stands in (see dropNamelessEnd); it is still a link. */
   private closeLink(link: PendingLink): void {
     const text = this.text;
     if (text && link.text && this.phrases.namesNothing.test(normalizeWhitespace(link.parts.join('')).replace(TRAILING_DOTS, ''))) {
@@ -194,7 +194,8 @@ export class FactsReader extends FactsState {
     // Past the paragraphs an outline keeps, a paragraph's text is not worth assembling (in content,
     // once the first meaningful one is found).
     if (current.kind === 'paragraph' && outline.paragraphs.length >= MAX_PARAGRAPHS && (!this.content || outline.firstParagraph)) return;
-    const value = withoutPilcrow(candidateText(withoutNamelessEnd(current).join('')));
+    dropNamelessEnd(current);
+    const value = withoutPilcrow(candidateText(current.parts.join('')));
     switch (current.kind) {
       case 'title':
         outline.documentTitle ??= value || null;

@@ -8,7 +8,7 @@ export interface PendingLink {
   afterText: boolean;
   /** A "previous"/"next" link: the reading order's neighbour, not a contents entry. */
   sequence: boolean;
-  /** The text being collected when the link opened, and how far (see dropNamelessLink). */
+  /** The text being collected when the link opened, and how far (see dropNamelessEnd). */
   text: { parts: number; linkChars: number } | null;
 }
 
