@@ -88,4 +88,39 @@ for (const kind of testDatabaseKinds()) {
       }
     });
   });
+
+  describe(`[${kind}] migration 0015_uncompressed_text`, () => {
+    test('page markdown and file parts written after it are stored as written; rows written before keep their compression', async () => {
+      const before = migrationsBefore('0015_uncompressed_text');
+      const db = await openRaw(kind);
+      const text = `# Page\n\n${'Prose that compresses well. '.repeat(5_000)}`;
+      const write = async (id: string) => {
+        await db.query(`INSERT INTO sites (id, account_id, url, status) VALUES ($1, 'a1', $2, 'completed')`, [id, `https://${id}.example.com/`]);
+        await db.query(`INSERT INTO site_files (site_id, kind, etag, bytes, tokens) VALUES ($1, 'full', '"f"', 1, 1)`, [id]);
+        await db.query(`INSERT INTO site_file_parts (site_id, kind, part, content) VALUES ($1, 'full', 0, $2)`, [id, text]);
+        await db.query(`INSERT INTO mapped_urls (id, site_id, url, title, description, status, markdown) VALUES ($1, $1, 'https://example.com/a', 'A', '', 'scraped', $2)`, [id, text]);
+      };
+      const compression = async (id: string) => {
+        const [part] = await db.query(`SELECT pg_column_compression(content) AS method, content FROM site_file_parts WHERE site_id = $1`, [id]);
+        const [page] = await db.query(`SELECT pg_column_compression(markdown) AS method, markdown FROM mapped_urls WHERE site_id = $1`, [id]);
+        assert.equal(part.content, text);
+        assert.equal(page.markdown, text);
+        return [part.method, page.method];
+      };
+      try {
+        await db.migrate(before.folder);
+        await db.query(`INSERT INTO accounts (id, email, first_name) VALUES ('a1', 'a@example.com', 'A')`);
+        await write('old');
+
+        await db.migrate(migrationsFolder);
+        await write('new');
+
+        assert.deepEqual(await compression('old'), ['pglz', 'pglz']);
+        assert.deepEqual(await compression('new'), [null, null]);
+      } finally {
+        await db.close();
+        before.remove();
+      }
+    });
+  });
 }
