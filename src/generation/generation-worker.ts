@@ -3,7 +3,7 @@
 // the page pool are asked through the parent.
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
-import { fileSize, generateLlmsTxt, loadTokenCounter, rememberingCounter, renderLlmsTxt, type Describer, type ExtractedPage, type Extractor, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, LineCounts, loadTokenCounter, rememberingCounter, renderLlmsTxt, type Describer, type ExtractedPage, type Extractor, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
 import { collectGarbageBetweenJobs } from './heap.ts';
@@ -11,6 +11,9 @@ import { packResult } from './thread-transfer.ts';
 
 // Loaded while the thread waits for its first job (see GenerationThreads).
 const tokenCounter = loadTokenCounter();
+
+/** Lines counted by this thread's jobs (see rememberingCounter): a site generated again finds most of its files counted. */
+const lineCounts = new LineCounts();
 
 /**
  * Pages taken are told to the parent this many at a time (see Room in generation-thread.ts), and
@@ -108,10 +111,10 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     else pending?.resolve(message.value);
   });
   // llms-full.txt's lines are counted as their pages' markdown comes back (see rememberingCounter).
-  const fullTextCounter = settings.fullText ? rememberingCounter(await tokenCounter) : null;
+  const counter = rememberingCounter(await tokenCounter, lineCounts);
   const extract = (...args: Parameters<Extractor>) =>
     call<ExtractedPage>({ type: 'call', method: 'extract', args }).then((page) => {
-      fullTextCounter?.remember(page.markdown);
+      if (settings.fullText) counter.remember(page.markdown);
       return page;
     });
   const describer: Describer | undefined = settings.describerKind
@@ -136,8 +139,8 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
   const sizes = {
-    llmsTxt: await fileSize(result.llmsTxt, await tokenCounter),
-    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, fullTextCounter ?? (await tokenCounter)),
+    llmsTxt: await fileSize(result.llmsTxt, counter),
+    llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, counter),
   };
   const { packed, transfer } = packResult(result);
   port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);

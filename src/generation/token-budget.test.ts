@@ -9,6 +9,11 @@ import { describeOnEachDatabase, type TestService } from '../testing/service.ts'
 let site: DocsSite;
 /** A page about tokenizers that writes their special tokens as text, in its title and body. */
 let tokenizerDocs: TestSite;
+/** A site whose guide changes between two generations. */
+let changingSite: TestSite;
+const changingPages: Record<string, string> = {};
+const guide = (version: string) =>
+  page('Guide', ['/'], '').replace('</h1>', `</h1><p>Install the tool ${version} with the package manager.</p><p>Every page of the guide ends with this same line.</p>`);
 const SPECIAL_TOKENS_TEXT = 'Each document ends with <|endoftext|>, and a prompt with <|endofprompt|>.';
 before(async () => {
   site = await startDocsSite();
@@ -18,10 +23,13 @@ before(async () => {
       '/special.html': page('The <|endoftext|> token', [], '').replace('</h1>', `</h1><p>${SPECIAL_TOKENS_TEXT}</p>`),
     }),
   );
+  Object.assign(changingPages, { '/': page('Home', ['/guide.html']).replace('</h1>', '</h1><p>A home page with a paragraph of its own.</p>'), '/guide.html': guide('1.0') });
+  changingSite = await startSite(routes(changingPages));
 });
 after(async () => {
   await site.close();
   await tokenizerDocs.close();
+  await changingSite.close();
 });
 
 /** Tokens of the text as a model reads a file: a special token's spelling is ordinary text there. */
@@ -83,6 +91,25 @@ describeOnEachDatabase(
       assert.ok(fullText.includes(SPECIAL_TOKENS_TEXT), fullText);
       assert.equal(job.files.llmsTxt.tokens, tokensOf(llmsTxt));
       assert.equal(job.files.llmsFullTxt.tokens, tokensOf(fullText));
+    });
+
+    test('a site generated again, a line of it changed, gets its files counted to the token', async () => {
+      // The generation thread keeps the counts of the lines it counted: the second job finds most of them.
+      const { apiKey } = await service().createAccount();
+      for (const version of ['1.0', '2.0']) {
+        changingPages['/guide.html'] = guide(version);
+        const start = await service().request('POST', '/api/v1/generate', {
+          token: apiKey,
+          body: { url: changingSite.origin, options: { generationMethod: 'simple', showFullText: true, cacheAge: 0 } },
+        });
+        assert.equal(start.status, 200, start.text);
+        const job = await waitForGeneration(service(), apiKey, start.body.jobId);
+        assert.equal(job.status, 'completed', job.error);
+        const [llmsTxt, fullText] = await Promise.all([fetch(job.fileUrl).then((r) => r.text()), fetch(job.fullTextUrl).then((r) => r.text())]);
+        assert.ok(fullText.includes(`Install the tool ${version} with`), fullText);
+        assert.deepEqual(job.files.llmsTxt, { bytes: Buffer.byteLength(llmsTxt), tokens: tokensOf(llmsTxt) });
+        assert.deepEqual(job.files.llmsFullTxt, { bytes: Buffer.byteLength(fullText), tokens: tokensOf(fullText) });
+      }
     });
 
     test('maxTokens without llms-full.txt, or below 100, is 400 and charges nothing', async () => {

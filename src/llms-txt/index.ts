@@ -16,4 +16,4 @@ export { createExtractiveDescriber } from './extractive-describer.ts';
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
 export { groupIntoSections, renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';
-export { fileSize, loadTokenCounter, MIN_FULL_TEXT_TOKENS, rememberingCounter, TOKEN_ENCODING, type FileSize, type TokenCounter } from './tokens.ts';
+export { fileSize, LineCounts, loadTokenCounter, MIN_FULL_TEXT_TOKENS, rememberingCounter, TOKEN_ENCODING, type FileSize, type TokenCounter } from './tokens.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { fileSize, loadTokenCounter, rememberingCounter, tokenPieces } from './tokens.ts';
+import { fileSize, LineCounts, loadTokenCounter, rememberingCounter, tokenPieces } from './tokens.ts';
 
 // Texts where a newline sits beside what the pre-tokenizer could join to it: slashes after
 // punctuation, CRLF, runs of blank lines and spaces, digits, marks, special-token spellings.
@@ -28,6 +28,33 @@ describe('token counts in pieces', () => {
     const countedAfter = counted.slice(told).join('');
     assert.ok(countedAfter.length < file.length / 5, `${countedAfter.length} of ${file.length} characters counted again`);
     assert.match(countedAfter, /Source: https:\/\/example\.com\/3/, 'lines not told are counted');
+  });
+
+  it('count a file again from the lines an earlier counter counted, counting only the lines that changed', async () => {
+    const countTokens = await loadTokenCounter();
+    const counted: string[] = [];
+    const spy = Object.assign((text: string) => (counted.push(text), countTokens(text)), { forget() {} });
+    const lines = new LineCounts();
+    const first = TRICKY.join('\n\n');
+    assert.equal(await fileSize(first, rememberingCounter(spy, lines)).then((size) => size.tokens), countTokens(first));
+    counted.length = 0;
+    // A later job's file: the same lines, one of them changed.
+    const second = first.replace('Windows lines', 'Linux lines');
+    assert.equal(await fileSize(second, rememberingCounter(spy, lines)).then((size) => size.tokens), countTokens(second));
+    assert.deepEqual(counted, ['Linux lines\r\n']);
+  });
+
+  it('remember at most so many lines, making room by forgetting the first ones', async () => {
+    const countTokens = await loadTokenCounter();
+    const counted: string[] = [];
+    const spy = Object.assign((text: string) => (counted.push(text), countTokens(text)), { forget() {} });
+    const lines = new LineCounts(3);
+    const counter = rememberingCounter(spy, lines);
+    counter.remember('one\ntwo\nthree\nfour\n');
+    assert.equal(lines.size, 3);
+    counted.length = 0;
+    assert.equal(counter('four\nthree\ntwo\none\n'), countTokens('four\nthree\ntwo\none\n'));
+    assert.deepEqual(counted, ['one\n'], 'the first line told made room for the fourth');
   });
 
   it('cut only where a line starts with neither white space nor a slash, and join back to the text', () => {

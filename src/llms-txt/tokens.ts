@@ -83,11 +83,55 @@ export function* tokenPieces(text: string, pieceChars: number): Generator<string
 const LINE_START = /\n(?=[^\s/])/gu;
 
 /**
- * Lines remembered at most, some 16 MB of the generation thread's heap besides the texts: 1,000
- * pages of the PostgreSQL manual have about 52,000 (38,600 different); 1,000 pages of 100 kB of
- * markdown each could have a million. Lines beyond are counted with the file.
+ * Lines remembered at most, about 10 MB of a generation thread's heap when full: 1,000 pages of the
+ * PostgreSQL manual have about 52,000 (38,600 different); 1,000 pages of 100 kB of markdown each
+ * could have a million. The lines remembered first make room for new ones.
  */
 const MAX_REMEMBERED_LINES = 200_000;
+
+/**
+ * Token counts of lines, by a 53-bit hash of their text (a line's count depends on its text
+ * alone): a number keeps no part of the text alive, so the counts can outlive the job whose text
+ * they came from. Two lines of a thread's 200,000 share a hash with odds of about one in five
+ * hundred thousand; the file's count is then off by the difference of their counts.
+ */
+export class LineCounts {
+  private readonly counts = new Map<number, number>();
+  private readonly maxLines: number;
+
+  constructor(maxLines = MAX_REMEMBERED_LINES) {
+    this.maxLines = maxLines;
+  }
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  /** The line's count, counted now unless known. */
+  count(line: string, countTokens: TokenCounter): number {
+    const key = lineHash(line);
+    const known = this.counts.get(key);
+    if (known !== undefined) return known;
+    const tokens = countTokens(line);
+    if (this.counts.size >= this.maxLines) this.counts.delete(this.counts.keys().next().value!);
+    this.counts.set(key, tokens);
+    return tokens;
+  }
+}
+
+/** cyrb53 (public domain, bryc): two 32-bit multiplicative hashes of the UTF-16 units, mixed into 53 bits. */
+function lineHash(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ unit, 2654435761);
+    h2 = Math.imul(h2 ^ unit, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
 
 /** A counter that can be told texts to count ahead: a text counted later finds their lines' counts. */
 export interface RememberingCounter extends TokenCounter {
@@ -97,29 +141,23 @@ export interface RememberingCounter extends TokenCounter {
 
 /**
  * Counts a line at a time (each line, with the lines after it that start with white space or a
- * slash: see tokenPieces), remembering each line's count from the texts it was told ahead.
- * A generation thread tells it each page's markdown as the page's extraction comes back, while it
- * waits for the rest; llms-full.txt, counted after the pages, finds most of its lines counted. It
- * took about a second to count the PostgreSQL manual's 13 MB, on one core while the other idled
- * (docs/decisions/tokens.md). The count is the same to the token: a line's count depends on its
- * text alone, and lines add up to the whole.
+ * slash: see tokenPieces), each line's count kept in `lines`. A generation thread tells it each
+ * page's markdown as the page's extraction comes back, while it waits for the rest; llms-full.txt,
+ * counted after the pages, finds most of its lines counted. It took about a second to count the
+ * PostgreSQL manual's 13 MB, on one core while the other idled (docs/decisions/tokens.md). The
+ * thread keeps `lines` from job to job: a site generated again finds its unchanged lines counted.
  */
-export function rememberingCounter(countTokens: TokenCounter): RememberingCounter {
-  const known = new Map<string, number>();
+export function rememberingCounter(countTokens: TokenCounter, lines = new LineCounts()): RememberingCounter {
   const count = (text: string) => {
     let tokens = 0;
-    for (const line of tokenPieces(text, 0)) tokens += known.get(line) ?? countTokens(line);
+    for (const line of tokenPieces(text, 0)) tokens += lines.count(line, countTokens);
     return tokens;
   };
   return Object.assign(count, {
     remember(text: string) {
-      for (const line of tokenPieces(text, 0)) {
-        if (known.size >= MAX_REMEMBERED_LINES) return;
-        if (!known.has(line)) known.set(line, countTokens(line));
-      }
+      for (const line of tokenPieces(text, 0)) lines.count(line, countTokens);
     },
     forget() {
-      known.clear();
       countTokens.forget?.();
     },
   });
