@@ -121,8 +121,14 @@ describe('llmstxt generate (on this machine)', () => {
     assert.deepEqual([run.code, run.stderr.trim()], [2, `llmstxt: --out ${file} is not a folder`]);
   });
 
-  test('--render auto renders a site built by scripts; a bad mode or a missing Chromium is refused with exit 2', async () => {
+  test('a site built by scripts fails with exit 3 and the hint to render it, --render auto renders it; a bad mode or a missing Chromium is refused with exit 2', async () => {
     const out = join(work, 'rendered');
+    const unrendered = await llmstxt(['generate', `${scripts.origin}/`, '--out', out, '--quiet']);
+    assert.deepEqual(
+      [unrendered.code, unrendered.stderr.trim()],
+      [3, `llmstxt: No readable pages at ${scripts.origin}/: its pages look built by JavaScript in the browser (a script bundle, an empty mount point, little text). Generate again with the option render "auto" to render them`],
+    );
+    assert.equal(existsSync(join(out, 'llms.txt')), false, 'no one-line llms.txt is written');
     const run = await llmstxt(['generate', `${scripts.origin}/`, '--out', out, '--render', 'auto', '--quiet']);
     assert.equal(run.code, 0, run.stderr);
     const paths = parseLlmsTxt(readFileSync(join(out, 'llms.txt'), 'utf8')).sections.flatMap((section) => section.links.map((link) => new URL(link.url).pathname));

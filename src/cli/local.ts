@@ -6,6 +6,7 @@ import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BrowserPool, chromiumAvailable, DiscoveryError, invalidPathPattern, normalizeUrl, type PathFilters, type RenderMode } from '../crawl/index.ts';
 import { renderSettings } from '../config.ts';
+import { jobMessages } from '../errors.ts';
 import { collectPages } from '../generation/page-collection.ts';
 import { createPagePool, pageReader } from '../generation/page-pool.ts';
 import { fileSize, generateLlmsTxt, groupIntoSections, loadTokenCounter, type GenerationMethod, type GenerationResult } from '../llms-txt/index.ts';
@@ -65,6 +66,8 @@ export async function generateLocally(rawUrl: string, options: LocalOptions, pro
       signal,
       onProgress: (p) => p.phase !== 'extract' && progress.update(p.phase === 'describe' ? 'Describing pages' : 'Writing files', p.done, p.total),
     });
+    // As a job through the API fails: a one-line llms.txt of an application shell helps no one.
+    if (collected.rendering.looksScriptRendered) throw new CliError(EXIT.generationFailed, jobMessages.scriptRendered(url));
     if (result.pages.length === 0) throw new CliError(EXIT.generationFailed, `No pages could be read from ${url}`);
     const files = await writeFiles(options.out, [
       ['llms.txt', result.llmsTxt],
