@@ -56,4 +56,73 @@ describe('sections from the site map', () => {
       ['None of these?', ['Ceiling shelves']],
     ]);
   });
+
+  test("parts the home page names only in running text are named by their pages' titles, not the sentence's words", async () => {
+    const page = (path: string, title: string, children: string[] = []) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body><main><h1>${title}</h1><p>What ${title.toLowerCase()} says about shelves, with the steps it takes.</p>
+        <ul>${children.map((child) => `<li><a href="${path}${child}/">${child} of ${title.toLowerCase()}</a></li>`).join('')}</ul></main></body></html>`,
+    });
+    const parts = { '/tutorial/': 'Tutorial', '/guides/': 'Task guides', '/api/': 'API reference' };
+    const home = {
+      url: 'https://acme.dev/',
+      html: `<html lang="en"><head><title>Acme</title></head><body><main><h1>Acme</h1><p>Acme shelves hold anything, from books to bicycles.</p>
+        <p>Start with the <a href="/tutorial/">getting started tutorial</a>, read the <a href="/guides/">guides</a> for each task,
+        and look functions up in the <a href="/api/">reference documentation</a>.</p></main></body></html>`,
+    };
+    const pages = Object.entries(parts).flatMap(([path, title]) => [page(path, title, ['first', 'second']), page(`${path}first/`, `First of ${title}`), page(`${path}second/`, `Second of ${title}`)]);
+    const result = await generateLlmsTxt([home, ...pages], { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const names = parseLlmsTxt(result.llmsTxt).sections.map((section) => section.name);
+    assert.deepEqual(names, ['Overview', 'Tutorial', 'Task guides', 'API reference']);
+  });
+
+  /** Pages that all repeat `sidebar`, each with a paragraph of its own and, for some, links in their content. */
+  function siteWithSidebar(sidebar: string, pages: Array<{ path: string; title: string; content?: string }>) {
+    return pages.map(({ path, title, content = '' }) => ({
+      url: `https://acme.dev${path}`,
+      html: `<html lang="en"><head><title>${title}</title></head><body><nav>${sidebar}</nav><main><h1>${title}</h1><p>What ${title.toLowerCase()} says about shelves, with the steps it takes.</p>${content}</main></body></html>`,
+    }));
+  }
+  const listOf = (items: Array<[string, string, string?]>) => `<ul>${items.map(([href, text, nested = '']) => `<li><a href="${href}">${text}</a>${nested}</li>`).join('')}</ul>`;
+
+  test("a sidebar whose root is the home page, with every entry under it, gives the parts below the root as sections", async () => {
+    const parts = { Guide: ['install', 'usage', 'tuning'], API: ['shelf', 'bracket', 'widget'], Help: ['faq', 'support'] };
+    const partPages = Object.entries(parts).flatMap(([part, names]) => [
+      { path: `/${part.toLowerCase()}/`, title: part },
+      ...names.map((name) => ({ path: `/${part.toLowerCase()}/${name}.html`, title: `${part} ${name}` })),
+    ]);
+    const tree = Object.entries(parts).map(([part, names]): [string, string, string] => [`/${part.toLowerCase()}/`, part, listOf(names.map((name) => [`/${part.toLowerCase()}/${name}.html`, `${part} ${name}`]))]);
+    const sidebar = listOf([['/', 'Acme', listOf(tree)]]);
+    const result = await generateLlmsTxt(siteWithSidebar(sidebar, [{ path: '/', title: 'Acme' }, ...partPages]), { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const listed = parseLlmsTxt(result.llmsTxt).sections.map((section) => [section.name, section.links.length]);
+    assert.deepEqual(listed, [['Overview', 1], ['Guide', 4], ['API', 4], ['Help', 3]]);
+  });
+
+  test('a page the navigation does not list is not placed by a folder whose entries belong to different parts (hashed folders)', async () => {
+    // Entries of two parts share the folder /d1/; the struct page is reached from the reference's own page, at the top.
+    const help = ['faq', 'support', 'contact'];
+    const sidebar = listOf([
+      ['/d1/a1/guide.html', 'Guide', listOf([['/d1/a2/install.html', 'Install'], ['/d1/a3/usage.html', 'Usage'], ['/d1/a4/tuning.html', 'Tuning']])],
+      ['/reference.html', 'Reference', listOf([['/d1/b2/shelf.html', 'Shelf'], ['/d1/b3/bracket.html', 'Bracket']])],
+      ['/d3/help.html', 'Help', listOf(help.map((name) => [`/d3/${name}.html`, name]))],
+    ]);
+    const pages = [
+      { path: '/', title: 'Acme' },
+      { path: '/d1/a1/guide.html', title: 'Guide' },
+      { path: '/d1/a2/install.html', title: 'Install' },
+      { path: '/d1/a3/usage.html', title: 'Usage' },
+      { path: '/d1/a4/tuning.html', title: 'Tuning' },
+      { path: '/d3/help.html', title: 'Help' },
+      ...help.map((name) => ({ path: `/d3/${name}.html`, title: name })),
+      { path: '/reference.html', title: 'Reference', content: listOf([['/d1/c4/widget.html', 'Widget struct']]) },
+      { path: '/d1/b2/shelf.html', title: 'Shelf' },
+      { path: '/d1/b3/bracket.html', title: 'Bracket' },
+      { path: '/d1/c4/widget.html', title: 'Widget struct' },
+    ];
+    const result = await generateLlmsTxt(siteWithSidebar(sidebar, pages), { siteUrl: 'https://acme.dev/', method: 'simple' });
+    const sections = parseLlmsTxt(result.llmsTxt).sections;
+    const sectionOf = (title: string) => sections.find((section) => section.links.some((link) => link.title === title))?.name;
+    assert.equal(sectionOf('Widget struct'), 'Reference');
+    assert.equal(sectionOf('Install'), 'Guide');
+  });
 });

@@ -16,14 +16,17 @@ export interface SiteSections {
   overflow: MapNode[];
 }
 
-/** Sections for the chosen primary (non-secondary) pages, in the site's reading order. */
-export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[]): SiteSections | null {
+/**
+ * Sections for the chosen primary (non-secondary) pages, in the site's reading order. `titleOf`: a
+ * chosen page's title as listed, for a part the home page names only in running text.
+ */
+export function sectionsFromMap(map: SiteMap, chosen: readonly MapNode[], titleOf: (node: MapNode) => string | undefined = () => undefined): SiteSections | null {
   const home = map.home;
   if (!home) return null;
   const tree = siteNavigation(home, map, chosen);
   const navigation = tree?.navigation ?? null;
   const grouped = usesGroups(home, chosen);
-  const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped)]));
+  const paths = new Map(chosen.map((node) => [node, navigation ? navigationPath(node, home, navigation) : labelPath(node, home, grouped, titleOf)]));
   const placedBeside = navigation ? placeUnderFolderEntries(paths, chosen, home, navigation, map) : placeWithFolder(paths, chosen);
   const overview: Part = { id: 'overview', name: OVERVIEW, depth: -1, nodes: [], splittable: false };
   const parts: Part[] = [];
@@ -155,12 +158,19 @@ function navigationPath(node: MapNode, home: MapNode, navigation: Navigation): L
  * API's entries (`/api/testing/`). Returns each page so placed, with that entry.
  */
 function placeUnderFolderEntries(paths: Map<MapNode, Label[]>, chosen: readonly MapNode[], home: MapNode, navigation: Navigation, map: SiteMap): Map<MapNode, MapNode> {
-  // Each folder, with the first entry (in the navigation's order) at or below it.
+  // Each folder, with the first entry (in the navigation's order) at or below it; a folder whose
+  // entries belong to different parts (hashed folders, `/d6/`) tells no page where it belongs.
   const entryIn = new Map<string, MapNode>();
-  for (const [key] of [...navigation].sort((a, b) => a[1].order - b[1].order)) {
+  const partsIn = new Map<string, Set<string>>();
+  for (const [key, { labels }] of [...navigation].sort((a, b) => a[1].order - b[1].order)) {
     const entry = map.byKey.get(key);
-    if (entry) for (const folder of foldersOf(entry)) if (!entryIn.has(folder)) entryIn.set(folder, entry);
+    if (!entry || entry === home) continue;
+    for (const folder of foldersOf(entry)) {
+      if (!entryIn.has(folder)) entryIn.set(folder, entry);
+      partsIn.set(folder, (partsIn.get(folder) ?? new Set()).add(labels[0]));
+    }
   }
+  for (const [folder, parts] of partsIn) if (parts.size > 1) entryIn.delete(folder);
   const placed = new Map<MapNode, MapNode>();
   for (const node of chosen) {
     if (node === home || navigation.has(node.key)) continue;
@@ -229,8 +239,12 @@ function firstStep(home: MapNode, node: MapNode): MapNode | null {
   return step;
 }
 
-/** The labels from the home page down to a page: [group], the home entries, then each link followed. */
-function labelPath(node: MapNode, home: MapNode, grouped: boolean): Label[] {
+/**
+ * The labels from the home page down to a page: [group], the home entries, then each link followed.
+ * A home entry that is a mention in running text ("see the <a>reference documentation</a>") is
+ * named by its page's title: the words of a sentence are no name for a part of the site.
+ */
+function labelPath(node: MapNode, home: MapNode, grouped: boolean, titleOf: (node: MapNode) => string | undefined): Label[] {
   const first = firstStep(home, node);
   if (!first || node === home) return [];
   const labels: Label[] = [];
@@ -240,7 +254,11 @@ function labelPath(node: MapNode, home: MapNode, grouped: boolean): Label[] {
   const top = homeLinks[entries[0]];
   const group = grouped ? homeGroup(home, top) : null;
   if (group) labels.push({ id: `group:${group.toLowerCase()}`, name: group });
-  for (const index of entries) labels.push({ id: `home:${index}`, name: homeLinks[index].text });
+  for (const index of entries) {
+    const link = homeLinks[index];
+    const mentioned = !isEntry(link) && index === first.viaLinkIndex;
+    labels.push({ id: `home:${index}`, name: (mentioned && titleOf(first)) || link.text });
+  }
   const chain: MapNode[] = [];
   for (let step: MapNode | null = node; step && step !== first; step = step.via) chain.unshift(step);
   for (const step of chain) labels.push({ id: `page:${step.key}`, name: step.viaLink?.text ?? step.outline.h1 ?? '' });

@@ -6,7 +6,13 @@
 // later page goes right after the entry it follows there.
 import type { PageLink } from './page-facts.ts';
 import { linkedNode, type MapNode, type SiteMap } from './site-map.ts';
-import { CONTENTS_PAGE_MIN_ENTRIES as MIN_CONTENTS_ENTRIES, CONTENTS_PAGE_SHARE as CONTENTS_SHARE, NAVIGATION_MIN_PAGES as MIN_PAGES, NAVIGATION_SHARE as REPEATED_SHARE } from './tuning.ts';
+import {
+  CONTENTS_PAGE_MIN_ENTRIES as MIN_CONTENTS_ENTRIES,
+  CONTENTS_PAGE_SHARE as CONTENTS_SHARE,
+  NAVIGATION_MIN_PAGES as MIN_PAGES,
+  NAVIGATION_ROOT_SHARE as ROOT_SHARE,
+  NAVIGATION_SHARE as REPEATED_SHARE,
+} from './tuning.ts';
 
 export interface NavigationEntry {
   /** The labels from the top of the tree down to the entry's own link text. */
@@ -71,7 +77,26 @@ export function findNavigation(home: MapNode, { nodes, byKey }: Pick<SiteMap, 'n
     if (labels === labelsOf.get(key) && !keys.includes(key)) shown.set(page, [...keys, key]);
   }, true);
   const sequence = mergedSequence(shown.values());
-  return new Map(sequence.map((key, order) => [key, { labels: labelsOf.get(key)!.split(LABEL_SEPARATOR), order }]));
+  const labels = withoutSharedRoot(new Map(sequence.map((key) => [key, labelsOf.get(key)!.split(LABEL_SEPARATOR)])), home.key);
+  return new Map(sequence.map((key, order) => [key, { labels: labels.get(key)!, order }]));
+}
+
+/**
+ * The entries' labels without the first one where it names the whole site: the home page's own
+ * entry at the root of the tree, with nearly every other entry under it (NAVIGATION_ROOT_SHARE; a
+ * few reached from elsewhere keep their labels), or one caption over every entry. The entries
+ * below it are the site's parts.
+ */
+function withoutSharedRoot(labels: Map<string, string[]>, homeKey: string): Map<string, string[]> {
+  const below = [...labels].filter(([key]) => key !== homeKey).map(([, entryLabels]) => entryLabels);
+  const homeLabels = labels.get(homeKey);
+  const homeRoot = homeLabels?.length === 1 ? homeLabels[0] : undefined;
+  const under = (entryLabels: string[], root: string) => entryLabels.length > 1 && entryLabels[0] === root;
+  const shareUnder = (root: string) => below.filter((entryLabels) => under(entryLabels, root)).length / below.length;
+  const caption = below[0]?.[0];
+  const root = homeRoot !== undefined && shareUnder(homeRoot) >= ROOT_SHARE ? homeRoot : caption !== undefined && shareUnder(caption) === 1 ? caption : undefined;
+  if (root === undefined) return labels;
+  return withoutSharedRoot(new Map([...labels].map(([key, entryLabels]) => [key, key !== homeKey && under(entryLabels, root) ? entryLabels.slice(1) : entryLabels])), homeKey);
 }
 
 /** How many pages carry each entry, and how often each entry sits under each caption (a caption that is the page's own heading differs between pages). */

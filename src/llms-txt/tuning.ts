@@ -67,6 +67,8 @@ export const MIN_MIRRORED_PAGES = 3;
 export const NAVIGATION_SHARE = 0.1;
 /** …and at least this many pages. */
 export const NAVIGATION_MIN_PAGES = 3;
+/** A label this share of the navigation's entries sit under (the site's name over its whole sidebar) names no part. */
+export const NAVIGATION_ROOT_SHARE = 0.9;
 /** A contents page lists at least this share of the site's primary pages… */
 export const CONTENTS_PAGE_SHARE = 0.5;
 /** …and at least this many entries. */

@@ -15,7 +15,7 @@ export interface SectionInput {
 
 export function placeInSections({ map, chosen, pages }: SectionInput): DescribedPage[] {
   const pageOf = new Map(chosen.map((node, index) => [node, pages[index]]));
-  const placed = sectionsFromMap(map, chosen.filter((node) => !isOptional(node)));
+  const placed = sectionsFromMap(map, chosen.filter((node) => !isOptional(node)), (node) => pageOf.get(node)?.title);
   for (const node of placed?.overflow ?? []) pageOf.get(node)!.optional = true;
   for (const page of pages) page.trace!.section = page.optional ? 'section.optional' : 'section.url-folder';
   // Without the site's own parts, sections come from URL folders (render), each in reading order.
