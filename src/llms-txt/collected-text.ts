@@ -82,9 +82,16 @@ export function paragraphRole(paragraph: CollectedText, value: string, place: Pa
 }
 
 const PERMALINK_SIGNS = new Set(['#', '§', '🔗']);
+/** Signs a theme puts before a heading, then a space: a member's "◆ Aloss" (Doxygen); "§ 242" names a section and keeps its sign. */
+const LEADING_PERMALINK_SIGNS = new Set(['¶', '◆', '🔗']);
 
-/** "Installation ¶", "Installation #" → "Installation": the permalink sign documentation themes put after a heading. */
+/**
+ * "Installation ¶", "Installation #", "◆ Aloss" → "Installation", "Aloss": the permalink sign
+ * documentation themes put after a heading, or before it.
+ */
 export function withoutPilcrow(text: string): string {
+  const first = [...text.slice(0, 2)][0] ?? '';
+  if (LEADING_PERMALINK_SIGNS.has(first) && /\s/u.test(text.charAt(first.length))) return withoutPilcrow(text.slice(first.length).trimStart());
   const sign = [...text.slice(-2)].at(-1) ?? '';
   const rest = text.slice(0, text.length - sign.length);
   // "¶" (Sphinx, MkDocs) anywhere; "#", "§", "🔗" after a space only ("C#" keeps its sign).

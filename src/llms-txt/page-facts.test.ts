@@ -204,12 +204,13 @@ test("a note or a warning box is not the page's text; a box of a title of its ow
   assert.deepEqual(outline.headings, ['Bound fields']);
 });
 
-test("a heading's permalink sign is no part of its text; a name ending in one is", () => {
+test("a heading's permalink sign, after it or before it, is no part of its text; a name ending in one is, and a section sign before a number", () => {
   const html = `<html><body><h1>Getting started <a class="anchor" href="#getting-started">#</a></h1>
-    <h2>Install ¶</h2><h2>Using C#</h2><h2>Links <a href="#links">🔗</a></h2></body></html>`;
+    <h2>Install ¶</h2><h2>Using C#</h2><h2>Links <a href="#links">🔗</a></h2>
+    <h2 class="memtitle"><span class="permalink"><a href="#a1">◆&nbsp;</a></span>Aloss</h2><h2>§ 242 Good faith</h2></body></html>`;
   const outline = readPageFacts(html, 'https://docs.example/start/');
   assert.equal(outline.h1, 'Getting started');
-  assert.deepEqual(outline.headings, ['Install', 'Using C#', 'Links']);
+  assert.deepEqual(outline.headings, ['Install', 'Using C#', 'Links', 'Aloss', '§ 242 Good faith']);
 });
 
 test("an item's text over a nested list captions it; a toggle's <summary> in the item is no part of that caption", () => {

@@ -8,6 +8,12 @@ test('a line made of names in a fixed frame has a skeleton; prose that merely op
   assert.equal(skeletonOf('StringUtils'), '');
 });
 
+test("a generator's sentence of a few words around a number and a name is a template: where each member is defined", () => {
+  const lines = [91, 117, 52, 43, 58, 586].map((line, n) => [`Definition at line ${line} of file SDL_part${n}.h.`]);
+  const isTemplated = findTemplatedTexts(lines);
+  assert.equal(lines.every(([text]) => isTemplated(text)), true);
+});
+
 test('chapter pages whose first sentences open alike are not a template', () => {
   const topics = ['text processing services', 'numeric functions', 'file and directory access', 'data persistence', 'data compression', 'cryptographic services'];
   const prose = topics.map((topic) => [`The modules described in this chapter provide ${topic} for programs of every kind, with examples.`]);

@@ -42,8 +42,11 @@ export const TEMPLATE_ENOUGH_PAGES = 20;
 export const TEMPLATE_MIN_KEPT_WORDS = 2;
 /** A template's opening is enough to know it: a nested class's line only goes on longer. */
 export const TEMPLATE_MAX_PARTS = 3;
-/** A template's text is mostly names: at least one slot for this many plain words, over the whole text (prose that opens alike is not). */
-export const TEMPLATE_MAX_WORDS_PER_SLOT = 2;
+/**
+ * A template's text is mostly names: at least one slot for this many plain words, over the whole
+ * text (prose that opens alike is not); "Definition at line 91 of file a.h." has five words to two.
+ */
+export const TEMPLATE_MAX_WORDS_PER_SLOT = 2.5;
 
 // Secondary pages (secondary.ts).
 
