@@ -80,6 +80,17 @@ describe('inferSite', () => {
     assert.equal(site.summary, 'Acme Server answers HTTP requests for static files and for programs that write pages.');
   });
 
+  test('a home page that says nothing is summed up by the sentence defining the site on a page it lists named after the site, spelled out or not', () => {
+    const lead = (url: string, title: string, paragraph: string) =>
+      readPageFacts(`<html><head><title>${title}</title></head><body><p>${paragraph}</p></body></html>`, `https://acme.dev/${url}`);
+    const ports = ['Android', 'Linux', 'Windows', 'PSP'].map((port) => lead(`${port}.html`, `ASL: ${port}`, `ASL is part of the ${port} toolkit, and builds with its compiler.`));
+    const readme = lead('readme.html', 'ASL: Acme Shelf Library', 'Acme Shelf Library is a cross-platform library for shelves of widgets. It is written in C.');
+    const pages = [text('https://acme.dev/', { title: 'ASL' }), ...[...ports, readme].map((page) => text(page.url, { title: page.documentTitle! }))];
+    assert.equal(inferSite('https://acme.dev/', pages, { leadPages: [...ports, readme] }).summary, 'Acme Shelf Library is a cross-platform library for shelves of widgets.');
+    // Without it, what the first pages listed say naming the site.
+    assert.equal(inferSite('https://acme.dev/', pages, { leadPages: ports }).summary, 'ASL is part of the Android toolkit, and builds with its compiler.');
+  });
+
   test("a definition of the site on its home page is the summary, before a tagline beside it", () => {
     const home = readPageFacts(
       `<html><head><title>Acme</title><meta name="description" content="Consistent widget shelves in large warehouses"></head>

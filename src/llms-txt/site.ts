@@ -9,6 +9,7 @@ import type { DescribedPage, SiteSummary } from './types.ts';
 import { isEnglish, languageOf, readsAsEnglish } from './language.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import { isContentExcerpt } from './self-description.ts';
+import { SUMMARY_FIRST_LEAD_PAGES as FIRST_LEAD_PAGES } from './tuning.ts';
 
 /**
  * The listed pages' titles, once the whole site is known: a " | Site" part most titles share is
@@ -36,7 +37,7 @@ export function refineTitles(pages: readonly PageText[]): Array<{ title: string;
 export interface SiteContext {
   /** The home page's outline, when it was fetched. */
   home?: PageFacts | null;
-  /** Pages the home page lists first, whose lead paragraph may say what the site is. */
+  /** The pages the home page lists, in its order: the first few, or one named after the site, may say what the site is. */
   leadPages?: readonly PageFacts[];
   /** Text that many pages share: never the summary. */
   isRepeated?: (text: string) => boolean;
@@ -77,9 +78,16 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(compactKey(name.split(/\s+/)[0]));
   // A lead page in another language than the home page's is a translation's, not the site's own.
   const leadPages = (context.leadPages ?? []).filter((page) => !page.lang || !context.home?.lang || page.lang === context.home.lang);
-  const fromLead = leadPages.flatMap((page) => leadTexts(page, name).map(usable)).find(namesSite);
+  // A sentence that defines the site ("Simple DirectMedia Layer is a cross-platform library…") on a
+  // page the home page lists that is named after the site, or on the first few it lists; else what
+  // those first few say naming the site.
+  const firstPages = leadPages.slice(0, FIRST_LEAD_PAGES);
+  const titles = new Map(pages.map((page) => [page.url, page.title]));
+  const namedAfterSite = leadPages.filter((page) => !firstPages.includes(page) && isSiteName(titles.get(page.url) ?? page.h1 ?? '', name));
+  const fromDefinition = [...namedAfterSite, ...firstPages].flatMap((page) => [page.metaDescription, ...page.paragraphs].map(usable)).find((text) => text !== null && definesSite(text, name));
+  const fromLead = firstPages.flatMap((page) => leadTexts(page, name).map(usable)).find(namesSite);
   const sharedMeta = mostCommon(pages.map((page) => page.metaDescription), 2);
-  const source = fromHome ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta, phrases) ? sharedMeta : '');
+  const source = fromHome ?? fromDefinition ?? fromLead ?? (sharedMeta && !isBoilerplateDescription(sharedMeta, phrases) ? sharedMeta : '');
   const summary = oneSentence(source, phrases);
   // A tagline ("The intuitive store for Vue.js") is the site's once it is headed by the site's name.
   const tagline = summary !== '' && !namesSite(summary) && !/[.!?…]$/.test(summary) && summary.split(/\s+/).length <= TAGLINE_MAX_WORDS;
@@ -92,11 +100,34 @@ const TAGLINE_MAX_WORDS = 12;
 /** The copulas a definition opens with after its subject ("Acme is…", "Acme ist…", "Acme est…"). */
 const COPULA = /^(?:is|are|ist|sind|est|sont|es|son|è|sono|é|são|jest|är|er|is)\s/i;
 
-/** Whether a text opens by defining the site: its name, then "is" (in one of a few languages). */
+/**
+ * Whether a text opens by defining the site: its name, or the words an acronym name stands for
+ * ("Simple DirectMedia Layer" for SDL), then "is" (in one of a few languages).
+ */
 function definesSite(text: string, siteName: string): boolean {
   const name = normalizeWhitespace(siteName);
-  if (name === '' || !text.toLowerCase().startsWith(name.toLowerCase())) return false;
-  return COPULA.test(text.slice(name.length).replace(/^\s*(?:\([^)]*\))?\s*/, ''));
+  const subject = name !== '' && text.toLowerCase().startsWith(name.toLowerCase()) ? name.length : spelledOutLength(text, name);
+  if (subject === 0) return false;
+  return COPULA.test(text.slice(subject).replace(/^\s*(?:\([^)]*\))?\s*/, ''));
+}
+
+/**
+ * Whether a title is the site's name, or the words its acronym stands for, alone or beside the name
+ * ("SDL: Simple DirectMedia Layer").
+ */
+function isSiteName(title: string, siteName: string): boolean {
+  const parts = title.split(/\s*[:|–—·•»]\s+|\s+-\s+/u).filter(Boolean);
+  const isName = (part: string) => compactKey(part) !== '' && (compactKey(part) === compactKey(siteName) || spelledOutLength(part, siteName) === part.length);
+  return parts.length > 0 && parts.every(isName);
+}
+
+/** The length of the words opening `text` whose initials spell an acronym `name` ("SDL": "Simple DirectMedia Layer"), else 0. */
+function spelledOutLength(text: string, name: string): number {
+  if (!/^\p{Lu}{2,6}$/u.test(name)) return 0;
+  const words = new RegExp(`^\\S+(?:\\s+\\S+){${name.length - 1}}`, 'u').exec(text)?.[0];
+  if (!words) return 0;
+  const initials = words.split(/\s+/).map((word) => word[0]).join('');
+  return initials === name ? words.length : 0;
 }
 
 /**

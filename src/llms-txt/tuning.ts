@@ -103,6 +103,11 @@ export const MIN_PURPOSE_CHARS = 12;
 /** Entries, parts or terms a description names before "and more". */
 export const DESCRIPTION_MAX_LISTED = 5;
 
+// Summarize (site.ts, stages/summarize.ts).
+
+/** Pages the home page lists first whose text naming the site may be its summary (besides pages named after the site). */
+export const SUMMARY_FIRST_LEAD_PAGES = 3;
+
 // Section (map-sections.ts).
 
 /** A part holding more than this share of the pages gives its largest sub-parts sections of their own. */

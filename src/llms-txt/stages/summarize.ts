@@ -17,7 +17,7 @@ export interface SummarizeInput {
 }
 
 export function summarizeSite({ map, texts, isRepeated, siteUrl }: SummarizeInput): SiteSummary {
-  const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).slice(0, 3).map((node) => node.outline);
+  const leadPages = (map.home?.children ?? []).filter((node) => !node.secondary).map((node) => node.outline);
   return inferSite(map.home?.url ?? siteUrl, texts, { home: map.home?.outline ?? null, leadPages, isRepeated });
 }
 
