@@ -41,8 +41,8 @@ function blocksOf(fullText: string): Map<string, string> {
   return new Map(blocks.map((block) => [/^Source: (\S+)$/m.exec(block)![1], block.trim()]));
 }
 
-async function generate(service: TestService, apiKey: string, options: object) {
-  const start = await service.request('POST', '/api/v1/generate', { token: apiKey, body: { url: site.origin, options: { generationMethod: 'simple', showFullText: true, cacheAge: 0, ...options } } });
+async function generate(service: TestService, apiKey: string, options: object, url = site.origin) {
+  const start = await service.request('POST', '/api/v1/generate', { token: apiKey, body: { url, options: { generationMethod: 'simple', showFullText: true, cacheAge: 0, ...options } } });
   assert.equal(start.status, 200, start.text);
   const job = await waitForGeneration(service, apiKey, start.body.jobId);
   assert.equal(job.status, 'completed', job.error);
@@ -98,14 +98,8 @@ describeOnEachDatabase(
       const { apiKey } = await service().createAccount();
       for (const version of ['1.0', '2.0']) {
         changingPages['/guide.html'] = guide(version);
-        const start = await service().request('POST', '/api/v1/generate', {
-          token: apiKey,
-          body: { url: changingSite.origin, options: { generationMethod: 'simple', showFullText: true, cacheAge: 0 } },
-        });
-        assert.equal(start.status, 200, start.text);
-        const job = await waitForGeneration(service(), apiKey, start.body.jobId);
-        assert.equal(job.status, 'completed', job.error);
-        const [llmsTxt, fullText] = await Promise.all([fetch(job.fileUrl).then((r) => r.text()), fetch(job.fullTextUrl).then((r) => r.text())]);
+        const { job, fullText } = await generate(service(), apiKey, {}, changingSite.origin);
+        const llmsTxt = await (await fetch(job.fileUrl)).text();
         assert.ok(fullText.includes(`Install the tool ${version} with`), fullText);
         assert.deepEqual(job.files.llmsTxt, { bytes: Buffer.byteLength(llmsTxt), tokens: tokensOf(llmsTxt) });
         assert.deepEqual(job.files.llmsFullTxt, { bytes: Buffer.byteLength(fullText), tokens: tokensOf(fullText) });

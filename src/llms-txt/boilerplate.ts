@@ -1,5 +1,5 @@
 // Recognizing descriptions that say nothing about the page they sit on.
-import { compactKey, normalizeWhitespace, tokenize } from './text.ts';
+import { compactKey, hashOf, NOT_ASCII, normalizeWhitespace, tokenize } from './text.ts';
 import { LINK_LIST_SHARE, MIN_DESCRIPTION_CHARS, REPEATED_TEXT_ENOUGH_PAGES, REPEATED_TEXT_MIN_PAGES, REPEATED_TEXT_SHARE, SHORT_PLACEHOLDER_MAX_CHARS } from './tuning.ts';
 import type { Phrases } from './phrases.ts';
 
@@ -105,32 +105,6 @@ export function findRepeatedDescriptions(
 function hashedKey(text: string): number | null {
   const hash = hashOf(text, true);
   return hash === NOT_ASCII ? hashOf(compactKey(text), false) : hash;
-}
-
-const NOT_ASCII = -1;
-
-/**
- * The two lanes over the text's characters, null for an empty text. `asAsciiKey`: an ASCII text is
- * read as its compact key (its letters and digits, lowercased) without building it, as a 1,000-page
- * llms-full.txt has some 200,000 lines, each hashed twice, and compactKey's Unicode-aware regular
- * expression was most of that time; a text with any other character answers NOT_ASCII.
- */
-function hashOf(text: string, asAsciiKey: boolean): number | null {
-  let left = 0x811c9dc5;
-  let right = 0x050c5d1f;
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (asAsciiKey) {
-      if (code >= 0x80) return NOT_ASCII;
-      if (code >= 0x41 && code <= 0x5a) code |= 0x20;
-      else if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) continue;
-    }
-    left = Math.imul(left ^ code, 0x01000193);
-    right = Math.imul(right ^ code, 0x5bd1e995);
-    length++;
-  }
-  return length === 0 ? null : (left >>> 0) * 2 ** 21 + ((right >>> 0) >>> 11);
 }
 
 /** A copyright sign, in any language (the words of a notice are the page language's, see Phrases). */

@@ -229,3 +229,31 @@ const WRITTEN_OUT_ADDRESS = /\bhttps?:\/\/\S/i;
 export function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
+
+/** hashOf's answer for a text read `asAsciiKey` that is not ASCII. */
+export const NOT_ASCII = -1;
+
+/**
+ * A 53-bit hash of a text (two 32-bit FNV-1a lanes over its characters), null for an empty text.
+ * `asAsciiKey`: an ASCII text is read as its compact key (its letters and digits, lowercased)
+ * without building it, as a 1,000-page llms-full.txt has some 200,000 lines, each hashed twice,
+ * and compactKey's Unicode-aware regular expression was most of that time; a text with any other
+ * character answers NOT_ASCII.
+ */
+export function hashOf(text: string, asAsciiKey = false): number | null {
+  let left = 0x811c9dc5;
+  let right = 0x050c5d1f;
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    if (asAsciiKey) {
+      if (code >= 0x80) return NOT_ASCII;
+      if (code >= 0x41 && code <= 0x5a) code |= 0x20;
+      else if (!((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39))) continue;
+    }
+    left = Math.imul(left ^ code, 0x01000193);
+    right = Math.imul(right ^ code, 0x5bd1e995);
+    length++;
+  }
+  return length === 0 ? null : (left >>> 0) * 2 ** 21 + ((right >>> 0) >>> 11);
+}

@@ -4,6 +4,7 @@
  * on English text) by gpt-tokenizer. Its tables (about 60 MB in memory) load on the first count.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { hashOf } from './text.ts';
 
 export const TOKEN_ENCODING = 'o200k_base';
 
@@ -90,7 +91,7 @@ const LINE_START = /\n(?=[^\s/])/gu;
 const MAX_REMEMBERED_LINES = 200_000;
 
 /**
- * Token counts of lines, by a 53-bit hash of their text (a line's count depends on its text
+ * Token counts of lines, by a 53-bit hash of their text (hashOf; a line's count depends on its text
  * alone): a number keeps no part of the text alive, so the counts can outlive the job whose text
  * they came from. Two lines of a thread's 200,000 share a hash with odds of about one in five
  * hundred thousand; the file's count is then off by the difference of their counts.
@@ -109,7 +110,8 @@ export class LineCounts {
 
   /** The line's count, counted now unless known. */
   count(line: string, countTokens: TokenCounter): number {
-    const key = lineHash(line);
+    const key = hashOf(line);
+    if (key === null) return 0;
     const known = this.counts.get(key);
     if (known !== undefined) return known;
     const tokens = countTokens(line);
@@ -117,20 +119,6 @@ export class LineCounts {
     this.counts.set(key, tokens);
     return tokens;
   }
-}
-
-/** cyrb53 (public domain, bryc): two 32-bit multiplicative hashes of the UTF-16 units, mixed into 53 bits. */
-function lineHash(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ unit, 2654435761);
-    h2 = Math.imul(h2 ^ unit, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /** A counter that can be told texts to count ahead: a text counted later finds their lines' counts. */
