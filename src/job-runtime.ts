@@ -63,6 +63,8 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   const threads = options.workers ? createGenerationThreads(deps.config.generation.threadMemoryMb) : null;
   // Chromium starts with the first page a job renders, not here.
   const renderer = options.workers ? new BrowserPool(deps.config.render) : null;
+  // Jobs are taken once the threads are warm: a first job beside their start ran up to a fifth slower (docs/decisions/isolation.md).
+  if (options.warmUp) await Promise.all([pages?.warmedUp, threads?.loaded]);
   const stopSweeper = pages && threads && renderer
     ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages, threads, renderer }))
     : () => {};

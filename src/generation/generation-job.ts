@@ -192,10 +192,19 @@ async function store(
   const stored = await db.transaction(async (tx) => {
     const [completed] = await tx
       .update(generationJobs)
-      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, pagesRendered: listedRendered, fileSizes: sizes, completedAt: now, updatedAt: now, leaseExpiresAt: null })
+      .set({ status: 'completed', progress: 100, stage: null, message, pagesGenerated: result.pages.length, pagesLeftOut, pagesRendered: listedRendered, completedAt: now, updatedAt: now, leaseExpiresAt: null })
       .where(whileOwned(generationJobs, job.id, attempt))
       .returning();
     if (!completed) return null;
+    const change = await listChange(tx, job.siteId, result.pages, now);
+    await replaceMappedUrls(tx, job.siteId, result, failures);
+    await keepPreviousFiles(tx, job.siteId);
+    // The files are written while the thread sizes them; their sizes go in last.
+    await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.then((sized) => sized.llmsTxt));
+    if (result.llmsFullTxt !== null) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.then((sized) => sized.llmsFullTxt!));
+    else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
+    const fileSizes = await sizes;
+    await tx.update(generationJobs).set({ fileSizes }).where(eq(generationJobs.id, job.id));
     const urls = fileUrls(deps.publicUrl, job.siteId);
     await recordEvent(tx, job.accountId, 'generation.completed', {
       id: job.id,
@@ -205,15 +214,9 @@ async function store(
       pagesGenerated: result.pages.length,
       fileUrl: urls.fileUrl,
       fullTextUrl: result.llmsFullTxt === null ? null : urls.fullTextUrl,
-      files: fileSizesView(sizes),
+      files: fileSizesView(fileSizes),
       completedAt: now.toISOString(),
     }, now);
-    const change = await listChange(tx, job.siteId, result.pages, now);
-    await replaceMappedUrls(tx, job.siteId, result, failures);
-    await keepPreviousFiles(tx, job.siteId);
-    await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.llmsTxt);
-    if (result.llmsFullTxt !== null && sizes.llmsFullTxt) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.llmsFullTxt);
-    else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
     await refund(
       tx,
       job,

@@ -59,8 +59,11 @@ threads.take = (limit) => {
   return worker;
 };
 
-const run = (signal = new AbortController().signal) =>
-  generateInThread(collected(), settings, { threads, describer: null, memoryMb: MEMORY_MB, signal, onProgress: () => {} });
+/** A job's use of its thread: the files, then their sizes (see store in generation-job.ts). */
+async function run(signal = new AbortController().signal) {
+  const files = await generateInThread(collected(), settings, { threads, describer: null, memoryMb: MEMORY_MB, signal, onProgress: () => {} });
+  return { result: files.result, sizes: await files.sizes };
+}
 
 describe('generateInThread', () => {
   it('hands back the files the generator writes on the event loop, texts intact, and sizes them', async () => {
@@ -77,6 +80,18 @@ describe('generateInThread', () => {
     assert.equal(sizes.llmsTxt.bytes, Buffer.byteLength(inline.llmsTxt));
     assert.equal(sizes.llmsFullTxt!.bytes, Buffer.byteLength(inline.llmsFullTxt!));
     assert.ok(sizes.llmsFullTxt!.tokens > 0);
+  });
+
+  it('tells once its waiting thread has loaded its code and tokenizer, the thread still waiting', async () => {
+    const fresh = createGenerationThreads(MEMORY_MB);
+    try {
+      await fresh.loaded;
+      const thread = fresh.take(MEMORY_MB);
+      assert.notEqual(thread.threadId, -1, 'the thread has not ended');
+      fresh.give(thread, MEMORY_MB);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('runs the next job on the same thread once a job completed', async () => {

@@ -35,9 +35,13 @@ export interface FileSizes {
   llmsFullTxt: FileSize | null;
 }
 
+/**
+ * The files, and their sizes to come: the thread sizes them (most of a second for a large
+ * llms-full.txt) while the event loop stores the files. `sizes` rejects when the thread fails first.
+ */
 export interface GeneratedFiles {
   result: GenerationResult;
-  sizes: FileSizes;
+  sizes: Promise<FileSizes>;
 }
 
 /**
@@ -68,7 +72,8 @@ export type FromThread =
   | { type: 'pagesRead' }
   | { type: 'call'; id: number; method: 'describe'; args: Parameters<Describer['describe']> }
   | { type: 'call'; id: number; method: 'extract'; args: Parameters<Extractor> }
-  | { type: 'done'; result: PackedResult; sizes: FileSizes }
+  | { type: 'done'; result: PackedResult }
+  | { type: 'sized'; sizes: FileSizes }
   /** the generator threw: the job fails with this message */
   | { type: 'failed'; message: string };
 
@@ -105,6 +110,8 @@ function startThread(memoryMb: number): Worker {
  * process alive.
  */
 export interface GenerationThreads {
+  /** Settles once the first waiting thread has loaded its code and tokenizer, or has ended. */
+  loaded: Promise<void>;
   /** The waiting thread if it has this heap limit, else a new one. */
   take(memoryMb: number): Worker;
   /** A thread whose job completed: it waits for the next job, unless another already does. */
@@ -132,8 +139,14 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
     });
     return worker;
   };
-  wait(start(memoryMb), memoryMb);
+  const first = start(memoryMb);
+  const loaded = new Promise<void>((resolve) => {
+    first.once('message', () => resolve());
+    first.once('exit', () => resolve());
+  });
+  wait(first, memoryMb);
   return {
+    loaded,
     take(limit) {
       const ready = waiting?.memoryMb === limit ? waiting.worker : null;
       if (!ready) void waiting?.worker.terminate();
@@ -154,46 +167,60 @@ export function createGenerationThreads(memoryMb: number): GenerationThreads {
   };
 }
 
-/** Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages as they arrive. */
+/**
+ * Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages
+ * as they arrive. Answers with the files while the thread sizes them; the thread is given back (or
+ * ended) once it has, or has failed.
+ */
 export async function generateInThread(collected: CollectedPages, settings: GenerationSettings, context: ThreadContext): Promise<GeneratedFiles> {
   context.signal.throwIfAborted();
   const worker = context.threads?.take(context.memoryMb) ?? startThread(context.memoryMb);
   const { port1: port, port2 } = new MessageChannel();
   worker.postMessage({ type: 'start', settings, port: port2 } satisfies JobStart, [port2]);
   const room = new Room(PAGES_IN_FLIGHT);
-  const listeners: Array<() => void> = [];
-  const ended = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(context.signal.reason);
-    const onError = (error: Error & { code?: string }) =>
-      reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(jobMessages.overMemoryLimit(context.memoryMb)) : error);
-    const onExit = () => reject(new Error(jobMessages.unexpected));
-    context.signal.addEventListener('abort', onAbort, { once: true });
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-    listeners.push(() => context.signal.removeEventListener('abort', onAbort), () => worker.off('error', onError), () => worker.off('exit', onExit));
-  });
-  ended.catch(() => room.close());
-  const generated = answer<GeneratedFiles>();
+  const generated = answer<GenerationResult>();
+  const sized = answer<FileSizes>();
+  let released = false;
+  // A thread whose job completed waits for the next job; a thread whose job failed is ended.
+  const release = (completed: boolean) => {
+    if (released) return;
+    released = true;
+    context.signal.removeEventListener('abort', onAbort);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    room.close();
+    port.close();
+    if (completed && context.threads) context.threads.give(worker, context.memoryMb);
+    else void worker.terminate();
+  };
+  const fail = (error: Error) => {
+    release(false);
+    generated.reject(error);
+    sized.reject(error);
+  };
+  const onAbort = () => fail(context.signal.reason);
+  const onError = (error: Error & { code?: string }) => fail(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new Error(jobMessages.overMemoryLimit(context.memoryMb)) : error);
+  const onExit = () => fail(new Error(jobMessages.unexpected));
+  context.signal.addEventListener('abort', onAbort, { once: true });
+  worker.on('error', onError);
+  worker.on('exit', onExit);
   port.on('message', (message: FromThread) => {
-    if (message.type === 'done') generated.resolve({ result: unpackResult(message.result), sizes: message.sizes });
-    else if (message.type === 'failed') generated.reject(new Error(message.message));
+    if (message.type === 'done') generated.resolve(unpackResult(message.result));
+    else if (message.type === 'sized') {
+      release(true);
+      sized.resolve(message.sizes);
+    } else if (message.type === 'failed') fail(new Error(message.message));
     else if (message.type === 'taken') room.free(message.count);
     else if (message.type === 'progress') context.onProgress(message.progress);
     else if (message.type === 'pagesRead') context.pages?.retireWhenIdle();
     else void runCall(port, message, context);
   });
-  let completed = false;
   try {
-    const files = await Promise.race([generated.promise, ended, feed(port, collected, room).then(() => generated.promise)]);
-    completed = true;
-    return files;
-  } finally {
-    listeners.forEach((remove) => remove());
-    room.close();
-    port.close();
-    // A thread whose job completed waits for the next job; a thread whose job failed is ended.
-    if (completed && context.threads) context.threads.give(worker, context.memoryMb);
-    else await worker.terminate();
+    const result = await Promise.race([generated.promise, feed(port, collected, room).then(() => generated.promise)]);
+    return { result, sizes: sized.promise };
+  } catch (error) {
+    fail(error instanceof Error ? error : new Error(String(error)));
+    throw error;
   }
 }
 

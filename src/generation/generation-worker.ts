@@ -3,14 +3,17 @@
 // the page pool are asked through the parent.
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
-import { fileSize, generateLlmsTxt, LineCounts, loadTokenCounter, rememberingCounter, renderLlmsTxt, type Describer, type ExtractedPage, type Extractor, type GenerationResult, type PageInput } from '../llms-txt/index.ts';
+import { fileSize, generateLlmsTxt, LineCounts, loadTokenCounter, MarkdownLines, rememberingCounter, renderLlmsTxt, type Describer, type ExtractedPage, type Extractor, type GenerationResult, type PageInput, type TokenCounter } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
 import { collectGarbageBetweenJobs } from './heap.ts';
 import { packResult } from './thread-transfer.ts';
 
-// Loaded while the thread waits for its first job (see GenerationThreads).
+// Loaded while the thread waits for its first job (see GenerationThreads); the parent is told
+// (a tokenizer that failed to load fails each job instead).
 const tokenCounter = loadTokenCounter();
+const tellLoaded = () => parentPort!.postMessage('loaded');
+void tokenCounter.then(tellLoaded, tellLoaded);
 
 /** Lines counted by this thread's jobs (see rememberingCounter): a site generated again finds most of its files counted. */
 const lineCounts = new LineCounts();
@@ -110,11 +113,16 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     if (message.error !== undefined) pending?.reject(new Error(message.error));
     else pending?.resolve(message.value);
   });
-  // llms-full.txt's lines are counted as their pages' markdown comes back (see rememberingCounter).
+  // llms-full.txt's lines are counted and keyed as their pages' markdown comes back (see
+  // rememberingCounter and MarkdownLines), while the thread waits for the rest.
   const counter = rememberingCounter(await tokenCounter, lineCounts);
+  const markdownLines = new MarkdownLines();
   const extract = (...args: Parameters<Extractor>) =>
     call<ExtractedPage>({ type: 'call', method: 'extract', args }).then((page) => {
-      if (settings.fullText) counter.remember(page.markdown);
+      if (settings.fullText) {
+        counter.remember(page.markdown);
+        markdownLines.remember(page.markdown);
+      }
       return page;
     });
   const describer: Describer | undefined = settings.describerKind
@@ -131,6 +139,7 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     maxFullTextTokens: settings.maxFullTextTokens,
     extractor: settings.extractorConcurrency ? extract : undefined,
     extractorConcurrency: settings.extractorConcurrency ?? undefined,
+    markdownLines,
     onPagesRead: () => post({ type: 'pagesRead' }),
     markdownLink: settings.hostedMarkdownBase === null ? undefined : (pageUrl) => hostedMarkdownUrl(settings.hostedMarkdownBase!, pageUrl),
     // A job counts its pages as they are fetched (generation-job.ts), not as read here: a message
@@ -138,14 +147,20 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     onProgress: (progress) => progress.phase !== 'extract' && post({ type: 'progress', progress }),
   });
   datePagesFromSitemaps(result, await inbox.dates, settings.includeModificationDate);
+  await sendFiles(port, result, counter);
+  // The job's pages, markdown and files are garbage now; the thread waits with its live heap only.
+  collection = setTimeout(collectGarbageBetweenJobs, IDLE_BEFORE_COLLECTION_MS);
+}
+
+/** The files first (the event loop stores them while they are sized here), then their sizes. */
+async function sendFiles(port: MessagePort, result: GenerationResult, counter: TokenCounter): Promise<void> {
+  const { packed, transfer } = packResult(result);
+  port.postMessage({ type: 'done', result: packed } satisfies FromThread, transfer);
   const sizes = {
     llmsTxt: await fileSize(result.llmsTxt, counter),
     llmsFullTxt: result.llmsFullTxt === null ? null : await fileSize(result.llmsFullTxt, counter),
   };
-  const { packed, transfer } = packResult(result);
-  port.postMessage({ type: 'done', result: packed, sizes } satisfies FromThread, transfer);
-  // The job's pages, markdown and files are garbage now; the thread waits with its live heap only.
-  collection = setTimeout(collectGarbageBetweenJobs, IDLE_BEFORE_COLLECTION_MS);
+  port.postMessage({ type: 'sized', sizes } satisfies FromThread);
 }
 
 /**

@@ -31,6 +31,8 @@ export interface PagePool {
    * threads hold little, and stay, warm for the next job.
    */
   retireWhenIdle(): void;
+  /** Settles once the warm-up (see createPagePool) is over, at once without one. */
+  warmedUp: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,7 +80,7 @@ export function createPagePool(threads = defaultPageThreads(), { warm = false } 
   // One reading thread stays between jobs: a new one would compile the tokenizer again.
   const readers = threadGroup({ maxThreads: threads.reading, lowered: false });
   const extractors = threadGroup({ maxThreads: threads.extracting, lowered: true });
-  if (warm) readers.run(null, 'warmUp').catch(() => {});
+  const warmedUp = warm ? readers.run(null, 'warmUp').then(() => {}, () => {}) : Promise.resolve();
   let retiring = false;
   const retireIfAsked = () => {
     if (!retiring || extractors.running > 0) return;
@@ -107,6 +109,7 @@ export function createPagePool(threads = defaultPageThreads(), { warm = false } 
       retiring = true;
       retireIfAsked();
     },
+    warmedUp,
     async close() {
       await Promise.all([readers.close(), extractors.close()]);
     },

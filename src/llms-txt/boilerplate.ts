@@ -67,6 +67,13 @@ export function isBoilerplateDescription(description: string | null | undefined,
   return false;
 }
 
+/** How many pages must share a text for it to count as repeated (see findRepeatedDescriptions). */
+export interface RepetitionOptions {
+  minShare?: number;
+  minPages?: number;
+  enoughPages?: number;
+}
+
 /**
  * Builds a test for texts (descriptions, titles, paragraphs, lines) that too many of a site's pages
  * share: a site-wide default rather than a description of the page. One entry per page: a text, or
@@ -75,22 +82,14 @@ export function isBoilerplateDescription(description: string | null | undefined,
  */
 export function findRepeatedDescriptions(
   pages: Iterable<string | readonly string[] | null | undefined>,
-  options: { minShare?: number; minPages?: number; enoughPages?: number } = {},
+  options: RepetitionOptions = {},
 ): (text: string | null | undefined) => boolean {
-  const minShare = options.minShare ?? REPEATED_TEXT_SHARE;
-  const minPages = options.minPages ?? REPEATED_TEXT_MIN_PAGES;
-  const enoughPages = options.enoughPages ?? REPEATED_TEXT_ENOUGH_PAGES;
-  // Counted by a hash of the compact key: a large site's llms-full.txt has some 200,000 distinct
-  // lines, and keeping each as a key held tens of megabytes while it rendered.
-  const counts = new Map<number, number>();
-  let total = 0;
-  for (const page of pages) {
-    total++;
-    const keys = new Set((typeof page === 'string' || !page ? [page ?? ''] : page).map(hashedKey));
-    for (const key of keys) if (key !== null) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const threshold = Math.max(minPages, Math.min(enoughPages, Math.ceil(total * minShare)));
-  const repeated = new Set([...counts].filter(([, count]) => count >= threshold).map(([key]) => key));
+  const repeated = repeatedKeys(
+    (function* () {
+      for (const page of pages) yield (typeof page === 'string' || !page ? [page ?? ''] : page).map(hashedKey).filter((key) => key !== null);
+    })(),
+    options,
+  );
   return (text) => {
     const key = hashedKey(text ?? '');
     return key !== null && repeated.has(key);
@@ -98,11 +97,30 @@ export function findRepeatedDescriptions(
 }
 
 /**
+ * The keys (hashedKey) that too many pages share, from each page's keys (a key counted once per
+ * page). Counted by a hash of the compact key: a large site's llms-full.txt has some 200,000
+ * distinct lines, and keeping each as a key held tens of megabytes while it rendered.
+ */
+export function repeatedKeys(pages: Iterable<Iterable<number>>, options: RepetitionOptions = {}): Set<number> {
+  const minShare = options.minShare ?? REPEATED_TEXT_SHARE;
+  const minPages = options.minPages ?? REPEATED_TEXT_MIN_PAGES;
+  const enoughPages = options.enoughPages ?? REPEATED_TEXT_ENOUGH_PAGES;
+  const counts = new Map<number, number>();
+  let total = 0;
+  for (const page of pages) {
+    total++;
+    for (const key of new Set(page)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const threshold = Math.max(minPages, Math.min(enoughPages, Math.ceil(total * minShare)));
+  return new Set([...counts].filter(([, count]) => count >= threshold).map(([key]) => key));
+}
+
+/**
  * A 53-bit hash (two 32-bit FNV-1a lanes) of the text's compact key, null when the key is empty.
  * Two of a site's 200,000 distinct lines share a hash about once in 500,000 sites, and a shared
  * hash only matters if it lifts a line's count to the threshold.
  */
-function hashedKey(text: string): number | null {
+export function hashedKey(text: string): number | null {
   const hash = hashOf(text, true);
   return hash === NOT_ASCII ? hashOf(compactKey(text), false) : hash;
 }

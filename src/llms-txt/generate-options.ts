@@ -2,6 +2,7 @@
 // the parts they need.
 import type { Describer, DescribeUsage } from './describer.ts';
 import type { ExtractOptions, Extractor } from './extract.ts';
+import type { MarkdownLines } from './repeated-lines.ts';
 import type { DescribedPage, GenerationMethod, SiteSummary } from './types.ts';
 
 export interface GenerateOptions {
@@ -28,6 +29,8 @@ export interface GenerateOptions {
   maxPages?: number;
   /** llms.txt links each page to a markdown copy: the site's own (PageInput.ownMarkdown), else the one this names. */
   markdownLink?: (pageUrl: string) => string;
+  /** The pages' markdown lines, keyed by the caller as each extraction comes back (see MarkdownLines). */
+  markdownLines?: MarkdownLines;
 }
 
 export interface GenerationProgress {

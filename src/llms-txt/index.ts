@@ -16,4 +16,5 @@ export { createExtractiveDescriber } from './extractive-describer.ts';
 
 export { findOptionalPages, planSections, sectionNameForSegment, OPTIONAL_SECTION, type Section, type SectionablePage } from './sections.ts';
 export { groupIntoSections, renderLlmsFullTxt, renderLlmsTxt, type FullTextOptions, type RenderOptions } from './render.ts';
+export { MarkdownLines } from './repeated-lines.ts';
 export { fileSize, LineCounts, loadTokenCounter, MIN_FULL_TEXT_TOKENS, rememberingCounter, TOKEN_ENCODING, type FileSize, type TokenCounter } from './tokens.ts';

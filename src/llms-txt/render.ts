@@ -1,8 +1,8 @@
 // llms.txt and llms-full.txt, following llmstxt.org: `# Name`, `> summary`, optional details,
 // then `## Section` lists of `- [title](url): notes`, with `## Optional` last.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { findRepeatedDescriptions } from './boilerplate.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
+import { findRepeatedLines, type MarkdownLines } from './repeated-lines.ts';
 import { OPTIONAL_SECTION, planSections, type Section } from './sections.ts';
 import { normalizeWhitespace, replaceMarkdownLinks } from './text.ts';
 import type { TokenCounter } from './tokens.ts';
@@ -32,6 +32,8 @@ export interface FullTextOptions {
   onLeftOut?: (pages: number) => void;
   /** The site's language ("de"; a site that does not say is read as English): the words of its back-to-top links. */
   language?: string | null;
+  /** The pages' markdown lines, keyed ahead (see MarkdownLines); keyed here when absent. */
+  markdownLines?: MarkdownLines;
 }
 
 const PAGE_SEPARATOR = '\n\n---\n\n';
@@ -44,19 +46,12 @@ const PAGE_SEPARATOR = '\n\n---\n\n';
 export async function renderLlmsFullTxt(site: SiteSummary, pages: readonly DescribedPage[], options: FullTextOptions = {}): Promise<string> {
   const head = header(site).join('\n\n');
   const phrases = phrasesFor(options.language);
-  // Lines (outside code and tables) on at least 3 pages and a fifth of them: navigation, footers.
-  // One page's lines at a time: all of a large site's lines at once would be tens of megabytes.
-  const isRepeatedLine = findRepeatedDescriptions(
-    (function* () {
-      for (const page of pages) yield (page.markdown ?? '').split('\n').filter((line) => line.trim() && !/^\s*(?:`{3,}|~{3,}|#|\|)/.test(line));
-    })(),
-    { minPages: 3, enoughPages: Infinity },
-  );
+  const repeatedLinesOf = findRepeatedLines(pages.map((page) => page.markdown ?? ''), options.markdownLines);
   const blocks = new Map<DescribedPage, string>();
   for (const section of groupIntoSections(pages)) {
     for (const page of section.pages) {
       const title = oneLine(page.title) || page.url;
-      const markdown = withoutNavigation(page.markdown ?? '', isRepeatedLine, phrases);
+      const markdown = withoutNavigation(page.markdown ?? '', repeatedLinesOf(page.markdown ?? ''), phrases);
       const body = withoutEdgeRules(demoteHeadings(withoutLeadingTitle(markdown, title), 2)) || oneLine(page.description);
       blocks.set(page, [`## ${title}`, `Source: ${page.url}`, body].filter(Boolean).join('\n\n'));
       await yieldToEventLoop();
@@ -182,15 +177,15 @@ const LANGUAGE_NAMES =
 const LONE_LINK = /^\s*(?:[-*]\s*)?\[([^\]]*)\]\([^)]*\)\s*$/;
 const UP_ARROW = /^(?:\^|↑|⬆)$/;
 
-/** Drops language switchers, back-to-top links and lines (navigation, footers) that many pages repeat. */
-function withoutNavigation(markdown: string, isRepeatedLine: (line: string) => boolean, phrases: Phrases): string {
+/** Drops language switchers, back-to-top links and lines (navigation, footers) that many pages repeat (`isRepeatedLine`, by line index). */
+function withoutNavigation(markdown: string, isRepeatedLine: (lineIndex: number) => boolean, phrases: Phrases): string {
   let fence = false;
   return markdown
     .split('\n')
-    .filter((line) => {
+    .filter((line, i) => {
       if (/^\s{0,3}(?:`{3,}|~{3,})/.test(line)) fence = !fence;
       if (fence || !line.trim()) return true;
-      return !isBackToTop(line, phrases) && !isLanguageSwitcher(line) && !isRepeatedLine(line);
+      return !isBackToTop(line, phrases) && !isLanguageSwitcher(line) && !isRepeatedLine(i);
     })
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');

@@ -29,6 +29,8 @@ export const REPEATED_TEXT_SHARE = 0.2;
 export const REPEATED_TEXT_MIN_PAGES = 2;
 /** …of which never more than this many are needed. */
 export const REPEATED_TEXT_ENOUGH_PAGES = 5;
+/** A line of page markdown llms-full.txt leaves out is on this many pages at least, and a fifth of them however many (repeated-lines.ts). */
+export const REPEATED_LINE_MIN_PAGES = 3;
 
 // Text written from one template on many pages, only names and numbers changing (templates.ts).
 

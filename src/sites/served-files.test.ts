@@ -3,7 +3,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { describe, it, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { sites } from '../db/schema.ts';
+import { eq } from '../db/orm.ts';
+import { siteFiles, sites } from '../db/schema.ts';
 import { describeOnEachDatabase, type TestService } from '../testing/service.ts';
 import { matchesIfNoneMatch, negotiateEncoding } from './served-files.ts';
 import { writeSiteFile } from './site-files.ts';
@@ -73,6 +74,24 @@ function largeText(megabytes: number): string {
 const decoders: Record<string, (bytes: Buffer) => Buffer> = { br: brotliDecompressSync, gzip: gunzipSync };
 
 describeOnEachDatabase('Hosted files at scale', (service) => {
+  test('a file is written while its size is still being counted; a size that never comes leaves the stored file as it was', async () => {
+    const first = largeText(1);
+    const url = await storeFullText(service(), first);
+    const siteId = new URL(url).pathname.split('/').at(-1)!;
+    const stored = () => service().db.select({ bytes: siteFiles.bytes, tokens: siteFiles.tokens }).from(siteFiles).where(eq(siteFiles.siteId, siteId));
+
+    const second = largeText(1);
+    const size = new Promise<{ bytes: number; tokens: number }>((resolve) => setTimeout(() => resolve({ bytes: Buffer.byteLength(second), tokens: 7 }), 50));
+    await service().db.transaction((tx) => writeSiteFile(tx, siteId, 'full', second, size));
+    assert.ok((await download(url)).body.equals(Buffer.from(second)));
+    assert.deepEqual(await stored(), [{ bytes: Buffer.byteLength(second), tokens: 7 }]);
+
+    const failed = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the thread ended')), 50));
+    await assert.rejects(service().db.transaction((tx) => writeSiteFile(tx, siteId, 'full', largeText(1), failed)), /the thread ended/);
+    assert.ok((await download(url)).body.equals(Buffer.from(second)));
+    assert.deepEqual(await stored(), [{ bytes: Buffer.byteLength(second), tokens: 7 }]);
+  });
+
   test('brotli and gzip are negotiated, each with an ETag of its own; 304 and HEAD answer each representation', async () => {
     const content = largeText(2);
     const expected = Buffer.from(content);

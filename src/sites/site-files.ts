@@ -21,16 +21,20 @@ export function contentEtag(content: string): string {
   return `"${createHash('sha256').update(content).digest('base64url').slice(0, 27)}"`;
 }
 
-/** Stores a file, replacing the one of the same kind; within the caller's transaction. */
-export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize): Promise<void> {
+/**
+ * Stores a file, replacing the one of the same kind; within the caller's transaction. Its row goes
+ * first (the parts reference it), its size last: a generation thread counts the tokens while the
+ * text is written.
+ */
+export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms' | 'full', content: string, size: FileSize | Promise<FileSize>): Promise<void> {
+  const sized = Promise.resolve(size);
+  // Awaited last: failing meanwhile, it fails the transaction there, not the process.
+  sized.catch(() => {});
   const etag = contentEtag(content);
   await tx
     .insert(siteFiles)
-    .values({ siteId, kind, etag, ...size })
-    .onConflictDoUpdate({
-      target: [siteFiles.siteId, siteFiles.kind],
-      set: { etag: sql`excluded.etag`, bytes: sql`excluded.bytes`, tokens: sql`excluded.tokens`, updatedAt: sql`now()` },
-    });
+    .values({ siteId, kind, etag, bytes: 0, tokens: 0 })
+    .onConflictDoUpdate({ target: [siteFiles.siteId, siteFiles.kind], set: { etag: sql`excluded.etag`, updatedAt: sql`now()` } });
   await tx.delete(siteFileParts).where(and(eq(siteFileParts.siteId, siteId), eq(siteFileParts.kind, kind)));
   let part = 0;
   for (const text of fileParts(content)) {
@@ -38,6 +42,8 @@ export async function writeSiteFile(tx: Transaction, siteId: string, kind: 'llms
     // The embedded database runs on this thread: between statements, requests answered from memory go on.
     await yieldToEventLoop();
   }
+  const { bytes, tokens } = await sized;
+  await tx.update(siteFiles).set({ bytes, tokens }).where(and(eq(siteFiles.siteId, siteId), eq(siteFiles.kind, kind)));
 }
 
 /** A hosted file's current version, public by its site id: anyone with the URL may read what the owner published. */
