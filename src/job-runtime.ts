@@ -13,7 +13,7 @@ import { discoveryJobKind } from './discovery/discovery-job.ts';
 import { describerFromConfig, hasAiProvider } from './generation/ai-provider.ts';
 import type { GenerationJob } from './generation/generation.ts';
 import { generationJobKind } from './generation/generation-job.ts';
-import { createGenerationThreads, type GenerationThreads } from './generation/generation-thread.ts';
+import { createGenerationThreads, type GenerationThreads } from './generation/generation-threads.ts';
 import { createPagePool, type PagePool } from './generation/page-pool.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { startScheduler } from './schedules/scheduler.ts';
@@ -60,7 +60,7 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   await queue.start();
   const crawl = crawlOptionsFrom(deps.config);
   const pages = options.workers ? createPagePool(undefined, { warm: options.warmUp }) : null;
-  const threads = options.workers ? createGenerationThreads(deps.config.generation.threadMemoryMb) : null;
+  const threads = options.workers ? createGenerationThreads(deps.config.generation.threadMemoryMb, { warm: options.warmUp }) : null;
   // Chromium starts with the first page a job renders, not here.
   const renderer = options.workers ? new BrowserPool(deps.config.render) : null;
   // Jobs are taken once the threads are warm: a first job beside their start ran up to a fifth slower (docs/decisions/isolation.md).

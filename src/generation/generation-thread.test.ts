@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { generateLlmsTxt, type PageInput } from '../llms-txt/index.ts';
-import { createGenerationThreads, generateInThread, type GenerationSettings } from './generation-thread.ts';
+import { readHtml } from '../llms-txt/reading.ts';
+import { generateInThread, type GenerationSettings } from './generation-thread.ts';
+import { createGenerationThreads } from './generation-threads.ts';
 import type { CollectedPage, CollectedPages } from './page-collection.ts';
 
 const SITE = 'https://docs.example.com/';
@@ -15,12 +17,14 @@ const PAGES: Array<[string, string]> = [
   ['api', page('api', 'API reference', 'Every call the product answers, with its parameters: 参数 and results.')],
 ];
 
-function collected(): CollectedPages {
-  const pages: CollectedPage[] = PAGES.map(([path, html]) => ({
+/** The pages as the crawler hands them over; `read`: with their readings, as the page pool makes them. */
+function collected(pageList = PAGES, { read = false } = {}): CollectedPages {
+  const pages: CollectedPage[] = pageList.map(([path, html]) => ({
     url: SITE + path,
     html,
     lastModified: null,
     ownMarkdown: null,
+    reading: read ? Promise.resolve(readHtml(html, SITE + path)) : undefined,
     response: { body: Buffer.from(html), contentType: 'text/html; charset=utf-8' },
   }));
   return {
@@ -60,8 +64,8 @@ threads.take = (limit) => {
 };
 
 /** A job's use of its thread: the files, then their sizes (see store in generation-job.ts). */
-async function run(signal = new AbortController().signal) {
-  const files = await generateInThread(collected(), settings, { threads, describer: null, memoryMb: MEMORY_MB, signal, onProgress: () => {} });
+async function run(signal = new AbortController().signal, { pages = collected(), jobSettings = settings, on = threads } = {}) {
+  const files = await generateInThread(pages, jobSettings, { threads: on, describer: null, memoryMb: MEMORY_MB, signal, onProgress: () => {} });
   return { result: files.result, sizes: await files.sizes };
 }
 
@@ -92,6 +96,34 @@ describe('generateInThread', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('warms the first thread up when asked, and its first job gets the files and sizes a cold thread gives', async () => {
+    const warm = createGenerationThreads(MEMORY_MB, { warm: true });
+    try {
+      await warm.loaded;
+      const [cold, warmed] = [await run(), await run(undefined, { on: warm })];
+      assert.equal(warmed.result.llmsTxt, cold.result.llmsTxt);
+      assert.equal(warmed.result.llmsFullTxt, cold.result.llmsFullTxt);
+      assert.deepEqual(warmed.sizes, cold.sizes);
+    } finally {
+      await warm.close();
+    }
+  });
+
+  it('describes a simple job\'s pages from their readings, reading the main content of those whose facts say nothing', async () => {
+    // A contents page: its links sit in a list, no paragraph of its own; its main content's headings say what it covers.
+    const contents = `<html lang="en"><head><title>Tutorials</title></head><body><nav><ul><li><a href="/">Docs</a></li></ul></nav><main><h1>Tutorials</h1><h2>First steps</h2><ul><li><a href="/guide">Guide</a></li></ul><h2>Going further</h2><ul><li><a href="/api">API</a></li></ul></main></body></html>`;
+    const pages: Array<[string, string]> = [...PAGES, ['tutorials', contents]];
+    const simple = { ...settings, fullText: false };
+    const inline = await generateLlmsTxt(
+      pages.map(([path, html]): PageInput => ({ url: SITE + path, html, lastModified: null })),
+      { siteUrl: SITE, method: 'simple', maxPages: 10 },
+    );
+    const files = await run(undefined, { pages: collected(pages, { read: true }), jobSettings: simple });
+    assert.equal(files.result.llmsTxt, inline.llmsTxt);
+    assert.match(files.result.llmsTxt, /\[Tutorials\]\(https:\/\/docs\.example\.com\/tutorials\): .*First steps/);
+    assert.match(files.result.llmsTxt, /\[Guide\]\(https:\/\/docs\.example\.com\/guide\): How to install/);
   });
 
   it('runs the next job on the same thread once a job completed', async () => {

@@ -7,11 +7,13 @@
  * shared by the process's jobs (one client per model, one pool of page threads). Pages cross as
  * their transferred bytes, the files as one transferred buffer (see thread-transfer.ts).
  */
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { jobMessages } from '../errors.ts';
+import { needsHtml, wantsMarkdown } from '../llms-txt/html-wanted.ts';
 import type { Describer, ExtractedPage, Extractor, FileSize, GenerationMethod, GenerationProgress, GenerationResult, OwnMarkdown, PageInput, PageReading } from '../llms-txt/index.ts';
 import type { PagePool } from './page-pool.ts';
 import type { CollectedPages } from './page-collection.ts';
+import { startThread, type GenerationThreads } from './generation-threads.ts';
 import { unpackResult, type PackedResult } from './thread-transfer.ts';
 
 /** What the thread generates from, as the job's options say. */
@@ -45,11 +47,11 @@ export interface GeneratedFiles {
 }
 
 /**
- * A page as it crosses to the thread: its bytes as fetched, transferred rather than copied, and
- * decoded there if the generator wants its HTML; its reading done.
+ * A page as it crosses to the thread: its reading done, and its bytes as fetched if the generator
+ * wants its HTML (see needsHtml), transferred rather than copied, and decoded there.
  */
 export type PageForThread = Pick<PageInput, 'url' | 'lastModified' | 'priority'> & {
-  bytes: Uint8Array;
+  bytes: Uint8Array | null;
   contentType: string | null;
   reading?: PageReading;
   ownMarkdown: OwnMarkdown | null;
@@ -91,81 +93,6 @@ export interface ThreadContext {
 
 /** Pages handed to the thread and not yet taken; the crawler waits beyond (as it did for the generator on the event loop). */
 const PAGES_IN_FLIGHT = 32;
-
-const WORKER_FILE = new URL('./generation-worker.ts', import.meta.url);
-
-function startThread(memoryMb: number): Worker {
-  const worker = new Worker(WORKER_FILE, { resourceLimits: { maxOldGenerationSizeMb: memoryMb } });
-  // A thread that fails between jobs is not taken again (see GenerationThreads); a job listens for its own.
-  worker.on('error', () => {});
-  return worker;
-}
-
-/**
- * The jobs' threads. A thread whose job completed waits for the next job, its modules loaded and
- * its code compiled; a thread whose job failed (over its time or memory budget, canceled, or
- * the generator threw) is ended, as it may be in any state, and a new one starts to wait once it
- * has ended (started beside a running job, it slowed that job on two cores). One thread waits
- * at most; jobs that run at once beyond it start their own. A waiting thread does not keep the
- * process alive.
- */
-export interface GenerationThreads {
-  /** Settles once the first waiting thread has loaded its code and tokenizer, or has ended. */
-  loaded: Promise<void>;
-  /** The waiting thread if it has this heap limit, else a new one. */
-  take(memoryMb: number): Worker;
-  /** A thread whose job completed: it waits for the next job, unless another already does. */
-  give(worker: Worker, memoryMb: number): void;
-  close(): Promise<void>;
-}
-
-export function createGenerationThreads(memoryMb: number): GenerationThreads {
-  let waiting: { worker: Worker; memoryMb: number } | null = null;
-  let closed = false;
-  const wait = (worker: Worker, limit: number) => {
-    if (closed || waiting) return void worker.terminate();
-    worker.unref();
-    waiting = { worker, memoryMb: limit };
-  };
-  const taken = new WeakSet<Worker>();
-  // One exit listener per thread, added when it starts: a thread goes back to waiting after each
-  // completed job, and a listener per wait added one per job (11 on a thread that ran 11 jobs).
-  const start = (limit: number) => {
-    const worker = startThread(limit);
-    worker.once('exit', () => {
-      if (waiting?.worker === worker) waiting = null;
-      // A thread ends while a job runs on it only when that job failed: one starts to wait in its place.
-      else if (taken.has(worker) && !closed && !waiting) wait(start(limit), limit);
-    });
-    return worker;
-  };
-  const first = start(memoryMb);
-  const loaded = new Promise<void>((resolve) => {
-    first.once('message', () => resolve());
-    first.once('exit', () => resolve());
-  });
-  wait(first, memoryMb);
-  return {
-    loaded,
-    take(limit) {
-      const ready = waiting?.memoryMb === limit ? waiting.worker : null;
-      if (!ready) void waiting?.worker.terminate();
-      waiting = null;
-      const worker = ready ?? start(limit);
-      worker.ref();
-      taken.add(worker);
-      return worker;
-    },
-    give(worker, limit) {
-      wait(worker, limit);
-    },
-    async close() {
-      closed = true;
-      await waiting?.worker.terminate();
-      waiting = null;
-    },
-  };
-}
 
 /**
  * Generates the job's files in a thread (the waiting one, or its own), fed with the collected pages
@@ -216,7 +143,7 @@ export async function generateInThread(collected: CollectedPages, settings: Gene
     else void runCall(port, message, context);
   });
   try {
-    const result = await Promise.race([generated.promise, feed(port, collected, room).then(() => generated.promise)]);
+    const result = await Promise.race([generated.promise, feed(port, collected, room, settings).then(() => generated.promise)]);
     return { result, sizes: sized.promise };
   } catch (error) {
     fail(error instanceof Error ? error : new Error(String(error)));
@@ -224,12 +151,15 @@ export async function generateInThread(collected: CollectedPages, settings: Gene
   }
 }
 
-async function feed(port: MessagePort, collected: CollectedPages, room: Room): Promise<void> {
+async function feed(port: MessagePort, collected: CollectedPages, room: Room, settings: GenerationSettings): Promise<void> {
+  const markdown = wantsMarkdown({ method: settings.method, fullText: settings.fullText, markdownLink: settings.hostedMarkdownBase !== null });
   for await (const { url, lastModified, priority, reading, ownMarkdown, response } of collected.pages) {
-    const bytes = new Uint8Array(response.body);
-    const page: PageForThread = { url, lastModified, priority, bytes, contentType: response.contentType, reading: await reading, ownMarkdown: (await ownMarkdown) ?? null };
+    const read = await reading;
+    // A page the thread reads from its facts alone goes without its bytes (14 kB a page of the PostgreSQL manual, copied for nothing).
+    const bytes = !read || needsHtml(read.outline, markdown) ? new Uint8Array(response.body) : null;
+    const page: PageForThread = { url, lastModified, priority, bytes, contentType: response.contentType, reading: read, ownMarkdown: (await ownMarkdown) ?? null };
     if (!(await room.take())) return;
-    port.postMessage({ type: 'page', page } satisfies ToThread, [page.bytes.buffer as ArrayBuffer]);
+    port.postMessage({ type: 'page', page } satisfies ToThread, bytes ? [bytes.buffer as ArrayBuffer] : []);
   }
   const discovered = await collected.discovered;
   port.postMessage({ type: 'end', dates: discovered.map((u) => [u.url, u.lastModified]) } satisfies ToThread);

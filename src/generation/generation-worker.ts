@@ -1,19 +1,27 @@
 // Runs in a generation thread (see generation-thread.ts), one job after another: each job's pages
 // arrive as messages on the port its start brings, its files leave on it; the model describer and
 // the page pool are asked through the parent.
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { decodeBody } from '../crawl/charset.ts';
 import { fileSize, generateLlmsTxt, LineCounts, loadTokenCounter, MarkdownLines, rememberingCounter, renderLlmsTxt, type Describer, type ExtractedPage, type Extractor, type GenerationResult, type PageInput, type TokenCounter } from '../llms-txt/index.ts';
 import { hostedMarkdownUrl } from '../sites/markdown-paths.ts';
 import type { FromThread, GenerationSettings, JobStart, PageForThread, ToThread } from './generation-thread.ts';
+import type { GenerationWorkerData } from './generation-threads.ts';
+import { warmUpGeneration } from './generation-warm-up.ts';
 import { collectGarbageBetweenJobs } from './heap.ts';
 import { packResult } from './thread-transfer.ts';
 
 // Loaded while the thread waits for its first job (see GenerationThreads); the parent is told
-// (a tokenizer that failed to load fails each job instead).
+// (a tokenizer that failed to load fails each job instead, a failed warm-up leaves the code cold).
 const tokenCounter = loadTokenCounter();
 const tellLoaded = () => parentPort!.postMessage('loaded');
-void tokenCounter.then(tellLoaded, tellLoaded);
+// The warm-up's pages and files are garbage once it is over: the thread waits with its live heap only.
+const warmUp = async (countTokens: TokenCounter) => {
+  if (!(workerData as GenerationWorkerData | null)?.warmUp) return;
+  await warmUpGeneration(countTokens);
+  collectGarbageBetweenJobs();
+};
+void tokenCounter.then(warmUp).then(tellLoaded, tellLoaded);
 
 /** Lines counted by this thread's jobs (see rememberingCounter): a site generated again finds most of its files counted. */
 const lineCounts = new LineCounts();
@@ -62,8 +70,8 @@ class Inbox implements AsyncIterable<PageInput> {
       if (page) {
         if (++this.taken === TAKEN_PER_MESSAGE) this.tell();
         const { bytes, contentType, ...rest } = page;
-        // Decoded only if the generator wants the HTML: a page read from its outline is not.
-        yield { ...rest, html: () => decodeBody(bytes, contentType) };
+        // Decoded only if the generator wants the HTML; a page read from its facts alone comes without its bytes.
+        yield { ...rest, html: bytes ? () => decodeBody(bytes, contentType) : '' };
         continue;
       }
       if (this.ended) return;

@@ -1,5 +1,5 @@
 // Recognizing descriptions that say nothing about the page they sit on.
-import { compactKey, hashOf, NOT_ASCII, normalizeWhitespace, tokenize } from './text.ts';
+import { compactKey, hashOf, hasTokens, NOT_ASCII, normalizeWhitespace, tokenize } from './text.ts';
 import { LINK_LIST_SHARE, MIN_DESCRIPTION_CHARS, REPEATED_TEXT_ENOUGH_PAGES, REPEATED_TEXT_MIN_PAGES, REPEATED_TEXT_SHARE, SHORT_PLACEHOLDER_MAX_CHARS } from './tuning.ts';
 import type { Phrases } from './phrases.ts';
 
@@ -133,7 +133,7 @@ const COPYRIGHT_SIGN = /^(?:©|\(c\))/i;
  * page's language), a list of links (`linkChars`: how much of its text is link text) or a placeholder.
  */
 export function isMeaningfulParagraph(text: string, linkChars: number, phrases: Phrases): boolean {
-  if (text.length < 40 || tokenize(text).length < 6 || phrases.byline.test(text) || COPYRIGHT_SIGN.test(text) || phrases.legalNotice.test(text)) return false;
+  if (text.length < 40 || !hasTokens(text, 6) || phrases.byline.test(text) || COPYRIGHT_SIGN.test(text) || phrases.legalNotice.test(text)) return false;
   return linkChars <= text.length * LINK_LIST_SHARE && !isBoilerplateDescription(text, phrases);
 }
 

@@ -84,12 +84,16 @@ export function paragraphRole(paragraph: CollectedText, value: string, place: Pa
 const PERMALINK_SIGNS = new Set(['#', '§', '🔗']);
 /** Signs a theme puts before a heading, then a space: a member's "◆ Aloss" (Doxygen); "§ 242" names a section and keeps its sign. */
 const LEADING_PERMALINK_SIGNS = new Set(['¶', '◆', '🔗']);
+/** The code units either set's signs start or end with ("🔗" is two). */
+const SIGN_UNITS = new Set([...PERMALINK_SIGNS, ...LEADING_PERMALINK_SIGNS].flatMap((sign) => [sign.charCodeAt(0), sign.charCodeAt(sign.length - 1)]));
 
 /**
  * "Installation ¶", "Installation #", "◆ Aloss" → "Installation", "Aloss": the permalink sign
  * documentation themes put after a heading, or before it.
  */
 export function withoutPilcrow(text: string): string {
+  // Most texts have no sign at either end: they are returned before any slicing.
+  if (!SIGN_UNITS.has(text.charCodeAt(0)) && !SIGN_UNITS.has(text.charCodeAt(text.length - 1))) return text;
   const first = [...text.slice(0, 2)][0] ?? '';
   if (LEADING_PERMALINK_SIGNS.has(first) && /\s/u.test(text.charAt(first.length))) return withoutPilcrow(text.slice(first.length).trimStart());
   const sign = [...text.slice(-2)].at(-1) ?? '';

@@ -6,7 +6,7 @@ import pLimit from 'p-limit';
 import { htmlOf, type Candidate } from './arrival.ts';
 import { extractPage, readContentFacts, type ExtractOptions, type Extractor } from './extract.ts';
 import type { PageFacts } from './page-facts.ts';
-import { factsDescribe } from './page-text.ts';
+import { factsDescribe, needsHtml, wantsMarkdown } from './html-wanted.ts';
 import type { GenerationMethod } from './types.ts';
 
 export interface DomPassOptions {
@@ -27,7 +27,7 @@ export type DomPass = ReturnType<typeof createDomPass>;
  * is read once, whoever asks first.
  */
 export function createDomPass(options: DomPassOptions) {
-  const needsMarkdown = options.method === 'enhanced' || Boolean(options.fullText) || Boolean(options.markdownLink);
+  const needsMarkdown = wantsMarkdown(options);
   const extractOne = options.extractor ?? extractInline(options.extract);
   const inTurn = pLimit(options.extractor ? (options.extractorConcurrency ?? 4) : 1);
   const readContent = describeInline(options.extract);
@@ -40,7 +40,7 @@ export function createDomPass(options: DomPassOptions) {
   const readContentInline = (html: string, url: string) => inContentTurn(() => readContent(html, url)).catch(failed({ firstParagraph: '', headings: [] }));
   const state = {
     failures: 0,
-    needsHtml: (outline: PageFacts) => needsMarkdown || !factsDescribe(outline),
+    needsHtml: (outline: PageFacts) => needsHtml(outline, needsMarkdown),
     start(candidate: Candidate) {
       if (candidate.read) return;
       if (candidate.fromOutline) {

@@ -11,7 +11,8 @@ import { describePage } from './self-description.ts';
 import { readContentFacts } from './extract.ts';
 import { readPageFacts } from './page-facts.ts';
 import { phrasesFor } from './phrases.ts';
-import { factsDescribe, pageText } from './page-text.ts';
+import { factsDescribe } from './html-wanted.ts';
+import { pageText } from './page-text.ts';
 import { normalizeWhitespace, tokenOverlap } from './text.ts';
 
 const ENGLISH = phrasesFor('en');

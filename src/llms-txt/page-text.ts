@@ -30,11 +30,6 @@ export interface PageText {
 /** The first paragraph and headings of a page's main content. */
 export type ContentFacts = Pick<PageFacts, 'firstParagraph' | 'headings'>;
 
-/** Whether a page's facts say what it is: else its main content is read (see readContentFacts). */
-export function factsDescribe(facts: PageFacts): boolean {
-  return Boolean(facts.purposeLine || facts.firstParagraph);
-}
-
 export function pageText(facts: PageFacts, content?: ContentFacts | null): PageText {
   const metadata = metadataFromHead(facts.head);
   const onlyH1 = facts.h1Count === 1 ? facts.h1 : null;

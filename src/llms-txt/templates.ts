@@ -34,10 +34,19 @@ export function skeletonOf(text: string): string {
 
 /** Whether a text follows a template many pages' texts follow (each page's texts counted once). */
 export function findTemplatedTexts(pages: Iterable<readonly string[]>): (text: string) => boolean {
-  const skeletons = [...pages].map((texts) => texts.map(skeletonOf));
-  const isShared = findRepeatedDescriptions(skeletons, { minShare: MIN_SHARE, minPages: MIN_PAGES, enoughPages: ENOUGH_PAGES });
+  // The texts tested are mostly the pages' own, tested again for each rule that reads them: each is split once.
+  const skeletons = new Map<string, string>();
+  const skeletonOfText = (text: string) => {
+    let skeleton = skeletons.get(text);
+    if (skeleton === undefined) skeletons.set(text, (skeleton = skeletonOf(text)));
+    return skeleton;
+  };
+  const isShared = findRepeatedDescriptions(
+    [...pages].map((texts) => texts.map(skeletonOfText)),
+    { minShare: MIN_SHARE, minPages: MIN_PAGES, enoughPages: ENOUGH_PAGES },
+  );
   return (text) => {
-    const skeleton = skeletonOf(text);
+    const skeleton = skeletonOfText(text);
     return skeleton !== '' && isShared(skeleton);
   };
 }

@@ -120,9 +120,19 @@ export function withoutBuildStamps(text: string): string {
 
 const BUILD_STAMP = /\s*\(\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:UTC|GMT|Z|[+-]\d{2}:?\d{2})?\)/g;
 
+const WORD_TOKEN = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
 /** Lowercased word tokens (letters and digits, any script). */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
+  return text.toLowerCase().match(WORD_TOKEN) ?? [];
+}
+
+/** Whether the text has at least `count` of tokenize's tokens, counted without collecting them. */
+export function hasTokens(text: string, count: number): boolean {
+  const lower = text.toLowerCase();
+  WORD_TOKEN.lastIndex = 0;
+  for (let found = 0; found < count; found++) if (!WORD_TOKEN.exec(lower)) return false;
+  return true;
 }
 
 /** Dice coefficient of the two texts' token multisets: 1 for the same words, 0 for none shared. */
