@@ -17,13 +17,6 @@ const SITE_NAMES = [
 /** Words of the manifest's sources and notes that name no site ("Python-Markdown/markdown", "https://example.com/"). */
 const GENERIC_WORDS = new Set(['markdown', 'github', 'github.com', 'example.com', 'web.archive.org']);
 
-/**
- * Names today's code holds, by file: this list may only shrink. Each entry is a rule written for
- * one site; rewrite it for the kind of site it stands for, then delete the entry (the test fails
- * while an entry is no longer needed, so the list cannot go stale).
- */
-const KNOWN_OFFENDERS: Record<string, string[]> = {};
-
 /** Owners, repositories and hosts of the corpus's manifest, where ../shared is present. */
 function manifestNames(): string[] {
   const names: string[] = [];
@@ -52,7 +45,7 @@ function namesIn(code: string, names: readonly string[]): string[] {
   });
 }
 
-test('src/llms-txt names no site of the corpus or the quality bench (beyond the known offenders, which must shrink)', () => {
+test('src/llms-txt names no site of the corpus or the quality bench', () => {
   const names = [...SITE_NAMES, ...manifestNames()];
   const folder = import.meta.dirname;
   const found: Record<string, string[]> = {};
@@ -61,5 +54,5 @@ test('src/llms-txt names no site of the corpus or the quality bench (beyond the 
     const hits = namesIn(codeOf(file, readFileSync(join(folder, file), 'utf8')), names);
     if (hits.length > 0) found[file] = hits.sort();
   }
-  assert.deepEqual(found, KNOWN_OFFENDERS, 'names of the corpus or bench sites in src/llms-txt (found, then allowed)');
+  assert.deepEqual(found, {}, 'names of the corpus or bench sites in src/llms-txt, by file');
 });
