@@ -15,12 +15,7 @@ import { packResult } from './thread-transfer.ts';
 // (a tokenizer that failed to load fails each job instead, a failed warm-up leaves the code cold).
 const tokenCounter = loadTokenCounter();
 const tellLoaded = () => parentPort!.postMessage('loaded');
-// The warm-up's pages and files are garbage once it is over: the thread waits with its live heap only.
-const warmUp = async (countTokens: TokenCounter) => {
-  if (!(workerData as GenerationWorkerData | null)?.warmUp) return;
-  await warmUpGeneration(countTokens);
-  collectGarbageBetweenJobs();
-};
+const warmUp = (countTokens: TokenCounter) => ((workerData as GenerationWorkerData | null)?.warmUp ? warmUpGeneration(countTokens) : undefined);
 void tokenCounter.then(warmUp).then(tellLoaded, tellLoaded);
 
 /** Lines counted by this thread's jobs (see rememberingCounter): a site generated again finds most of its files counted. */

@@ -11,7 +11,6 @@ import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage, Extractor } from '../llms-txt/index.ts';
 import type { ExtractTask, PageWorkerData, ReadTask } from './page-worker.ts';
 import { readCrawledPage, type CrawledPageReading } from './crawled-page-reading.ts';
-import { collectGarbageBetweenJobs } from './heap.ts';
 import { readMadeUpManual } from './made-up-manual.ts';
 
 export interface PagePool {
@@ -84,10 +83,7 @@ export function createPagePool(threads = defaultPageThreads(), { warm = false } 
   const extractors = threadGroup({ maxThreads: threads.extracting, lowered: true });
   const warmedUp = warm ? readers.run(null, 'warmUp').then(() => {}, () => {}) : Promise.resolve();
   // The event loop reads the pages of the jobs whose threads extract (see pageReader): its code is warmed up too.
-  if (warm) {
-    readMadeUpManual((html, url) => readCrawledPage(html, url, {}));
-    collectGarbageBetweenJobs();
-  }
+  if (warm) readMadeUpManual((html, url) => readCrawledPage(html, url, {}));
   let retiring = false;
   const retireIfAsked = () => {
     if (!retiring || extractors.running > 0) return;

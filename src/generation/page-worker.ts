@@ -5,7 +5,6 @@ import { decodeBody } from '../crawl/charset.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage } from '../llms-txt/extract.ts';
 import { readCrawledPage, type CrawledPageReading } from './crawled-page-reading.ts';
-import { collectGarbageBetweenJobs } from './heap.ts';
 import { readMadeUpManual } from './made-up-manual.ts';
 import { lowerThreadPriority, PAGE_THREAD_NICENESS } from './thread-priority.ts';
 
@@ -47,7 +46,6 @@ export function read({ bytes, contentType, url, linkOptions }: ReadTask): Crawle
 /** The made-up manual read here when the service starts (see readMadeUpManual). */
 export function warmUp(): void {
   readMadeUpManual((html, url) => read({ bytes: Buffer.from(html), contentType: 'text/html; charset=utf-8', url, linkOptions: {} }));
-  collectGarbageBetweenJobs();
 }
 
 /**
