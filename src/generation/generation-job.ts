@@ -200,10 +200,11 @@ async function store(
     const change = await listChange(tx, job.siteId, result.pages, now);
     await replaceMappedUrls(tx, job.siteId, result, failures);
     await keepPreviousFiles(tx, job.siteId);
-    // The files are written while the thread sizes them; their sizes go in last.
-    await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.then((sized) => sized.llmsTxt));
+    // The files are written while the thread sizes them; each file's size goes in after its text.
+    // llms-full.txt first: its parts are written while the count runs, where llms.txt's few would wait for it.
     if (result.llmsFullTxt !== null) await writeSiteFile(tx, job.siteId, 'full', result.llmsFullTxt, sizes.then((sized) => sized.llmsFullTxt!));
     else await tx.delete(siteFiles).where(and(eq(siteFiles.siteId, job.siteId), eq(siteFiles.kind, 'full')));
+    await writeSiteFile(tx, job.siteId, 'llms', result.llmsTxt, sizes.then((sized) => sized.llmsTxt));
     const fileSizes = await sizes;
     await tx.update(generationJobs).set({ fileSizes }).where(eq(generationJobs.id, job.id));
     const urls = fileUrls(deps.publicUrl, job.siteId);

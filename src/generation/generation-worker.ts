@@ -116,16 +116,13 @@ async function runJob(settings: GenerationSettings, port: MessagePort): Promise<
     if (message.error !== undefined) pending?.reject(new Error(message.error));
     else pending?.resolve(message.value);
   });
-  // llms-full.txt's lines are counted and keyed as their pages' markdown comes back (see
-  // rememberingCounter and MarkdownLines), while the thread waits for the rest.
+  // The files are counted after the render (see rememberingCounter); a tokenizer that failed to load fails the job now.
   const counter = rememberingCounter(await tokenCounter, lineCounts);
+  // llms-full.txt's lines are keyed as their pages' markdown comes back (see MarkdownLines).
   const markdownLines = new MarkdownLines();
   const extract = (...args: Parameters<Extractor>) =>
     call<ExtractedPage>({ type: 'call', method: 'extract', args }).then((page) => {
-      if (settings.fullText) {
-        counter.remember(page.markdown);
-        markdownLines.remember(page.markdown);
-      }
+      if (settings.fullText) markdownLines.remember(page.markdown);
       return page;
     });
   const describer: Describer | undefined = settings.describerKind

@@ -121,32 +121,19 @@ export class LineCounts {
   }
 }
 
-/** A counter that can be told texts to count ahead: a text counted later finds their lines' counts. */
-export interface RememberingCounter extends TokenCounter {
-  remember(text: string): void;
-  forget(): void;
-}
-
 /**
  * Counts a line at a time (each line, with the lines after it that start with white space or a
- * slash: see tokenPieces), each line's count kept in `lines`. A generation thread tells it each
- * page's markdown as the page's extraction comes back, while it waits for the rest; llms-full.txt,
- * counted after the pages, finds most of its lines counted. It took about a second to count the
- * PostgreSQL manual's 13 MB, on one core while the other idled (docs/decisions/tokens.md). The
- * thread keeps `lines` from job to job: a site generated again finds its unchanged lines counted.
+ * slash: see tokenPieces), each line's count kept in `lines`. A generation thread keeps `lines`
+ * from job to job: a site generated again finds its unchanged lines counted. A first job counts
+ * its files after the render, while the event loop stores them: counted ahead, as each page's
+ * markdown came back, the count took a core from the extraction that then paced the job
+ * (docs/decisions/tokens.md).
  */
-export function rememberingCounter(countTokens: TokenCounter, lines = new LineCounts()): RememberingCounter {
+export function rememberingCounter(countTokens: TokenCounter, lines = new LineCounts()): TokenCounter {
   const count = (text: string) => {
     let tokens = 0;
     for (const line of tokenPieces(text, 0)) tokens += lines.count(line, countTokens);
     return tokens;
   };
-  return Object.assign(count, {
-    remember(text: string) {
-      for (const line of tokenPieces(text, 0)) lines.count(line, countTokens);
-    },
-    forget() {
-      countTokens.forget?.();
-    },
-  });
+  return Object.assign(count, { forget: () => countTokens.forget?.() });
 }
