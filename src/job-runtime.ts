@@ -64,7 +64,10 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   // Chromium starts with the first page a job renders, not here.
   const renderer = options.workers ? new BrowserPool(deps.config.render) : null;
   // Jobs are taken once the threads are warm: a first job beside their start ran up to a fifth slower (docs/decisions/isolation.md).
-  if (options.warmUp) await Promise.all([pages?.warmedUp, threads?.loaded]);
+  if (options.warmUp && options.workers) {
+    log.info('job queue ready; warming up the page and generation threads before taking jobs');
+    await Promise.all([pages?.warmedUp, threads?.loaded]);
+  }
   const stopSweeper = pages && threads && renderer
     ? await startWorkers({ db: deps.database.db, clock: deps.clock, queue, settings, log }, jobKinds({ ...deps, crawl, pages, threads, renderer }))
     : () => {};

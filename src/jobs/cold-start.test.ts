@@ -1,7 +1,10 @@
 /**
  * Orchestrators start every replica at once. On an empty PostgreSQL database, two API processes
  * and two workers started together must all come up: migrations and the job queue's creation
- * are serialised across processes. PostgreSQL only (PGlite is one process's database).
+ * are serialised across processes. A worker is up here once its queue is ready: the warm-up of its
+ * threads that follows (seconds of CPU, two workers on two cores, twenty rounds) tests nothing of
+ * the database, and the tests that run jobs through a worker process (faults.test.ts,
+ * worker-crash.test.ts) wait for it. PostgreSQL only (PGlite is one process's database).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -21,7 +24,7 @@ function startProcess(role: string[], databaseUrl: string): { up: Promise<string
   const up = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk;
-      if (/worker running|llms\.txt service on/.test(output)) resolve(output);
+      if (/job queue ready|llms\.txt service on/.test(output)) resolve(output);
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
