@@ -54,6 +54,13 @@ function rawPost(port: number, path: string, body: Buffer, token: string): Promi
 }
 
 /** Sends `head` and then `trickle` every 100 ms; answers how long until the server closed the socket, and what it said. */
+/**
+ * Closed when its time was up: not before (but for the server's event loop clock, read once per
+ * turn, which can stamp a request's start up to a busy turn early) and within the checks' interval
+ * (a quarter of the headers timeout) after, with room for a loaded machine.
+ */
+const closedInTime = (closedAfterMs: number | null, timeoutMs: number) => closedAfterMs !== null && closedAfterMs >= 0.75 * timeoutMs && closedAfterMs < 3 * timeoutMs;
+
 function trickle(port: number, head: string, trickled: string, giveUpMs: number): Promise<{ closedAfterMs: number | null; received: string }> {
   return new Promise((resolve) => {
     const started = performance.now();
@@ -137,11 +144,11 @@ describeOnEachDatabase(
       const port = Number(new URL(service().baseUrl).port);
       const headers = await trickle(port, `GET ${API}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: 1\r\n', 10 * HEADERS_TIMEOUT_MS);
       assert.ok(headers.closedAfterMs !== null, 'the socket trickling headers is still open');
-      assert.ok(headers.closedAfterMs >= HEADERS_TIMEOUT_MS && headers.closedAfterMs < 3 * HEADERS_TIMEOUT_MS, `closed after ${headers.closedAfterMs} ms`);
+      assert.ok(closedInTime(headers.closedAfterMs, HEADERS_TIMEOUT_MS), `closed after ${headers.closedAfterMs} ms`);
 
       const silent = await trickle(port, '', '', 10 * HEADERS_TIMEOUT_MS);
       assert.ok(silent.closedAfterMs !== null, 'the socket that sends nothing is still open');
-      assert.ok(silent.closedAfterMs >= HEADERS_TIMEOUT_MS && silent.closedAfterMs < 3 * HEADERS_TIMEOUT_MS, `closed after ${silent.closedAfterMs} ms`);
+      assert.ok(closedInTime(silent.closedAfterMs, HEADERS_TIMEOUT_MS), `closed after ${silent.closedAfterMs} ms`);
 
       const body = await trickle(
         port,
@@ -150,7 +157,7 @@ describeOnEachDatabase(
         10 * REQUEST_TIMEOUT_MS,
       );
       assert.ok(body.closedAfterMs !== null, 'the socket trickling its body is still open');
-      assert.ok(body.closedAfterMs >= REQUEST_TIMEOUT_MS && body.closedAfterMs < 3 * REQUEST_TIMEOUT_MS, `closed after ${body.closedAfterMs} ms`);
+      assert.ok(closedInTime(body.closedAfterMs, REQUEST_TIMEOUT_MS), `closed after ${body.closedAfterMs} ms`);
       assert.match(body.received, /^HTTP\/1\.1 408 /);
 
       // A client that keeps to its time is answered as usual.
