@@ -6,8 +6,8 @@ import { describeOnEachDatabase } from '../testing/service.ts';
 import { MAX_JSON_DEPTH } from './json-bodies.ts';
 
 const API = '/api/v1';
-const HEADERS_TIMEOUT_MS = 500;
-const REQUEST_TIMEOUT_MS = 1000;
+const HEADERS_TIMEOUT_MS = 1000;
+const REQUEST_TIMEOUT_MS = 2000;
 
 /** Milliseconds a fetch of `url` takes to answer. */
 async function timed(url: string): Promise<number> {
