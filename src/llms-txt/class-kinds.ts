@@ -3,7 +3,14 @@
 
 // Page chrome: repeated on every page, never part of the site's map.
 const CHROME_CLASS = /(?:^|[\s_-])(?:header|footer|breadcrumbs?|related|navheader|navfooter|topbar|masthead|copyright|skip|cookie|banner|edit-?link|pager|prev|next|footnotes?)(?:$|[\s_-])/i;
-export const CHROME_ID = /^(?:header|footer|site-header|site-footer|top|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
+const CHROME_ID = /^(?:header|footer|site-header|site-footer|masthead|breadcrumbs?|copyright|footnotes|searchbox)$/i;
+
+/**
+ * Whether an element's id names page chrome. "top" in lower case only (ids are case-sensitive):
+ * Doxygen's `div#top` holds its title area and tabs, where Texinfo names each node's element after
+ * the node, and its `div#Top` is the manual's home page, contents included.
+ */
+export const isChromeId = (id: string): boolean => id === 'top' || CHROME_ID.test(id);
 // Navigation and contents blocks: their links are the site's own table of contents.
 // "contents" apart: it names a table of contents, or a generator's whole content (see ClassKind.contentsOnly).
 const classWords = (words: readonly string[]) => new RegExp(`(?:^|[\\s_-])(?:${words.join('|')})(?:$|[\\s_-])`, 'i');

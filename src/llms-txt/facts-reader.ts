@@ -1,7 +1,7 @@
 // The htmlparser2 handler that reads a page's facts (see readPageFacts): one class for every page,
 // its state in fields (see FactsState), so no closure is made per page or per element.
 import { isAnsweredQuestion, isMeaningfulParagraph, isSynopsisHeading } from './boilerplate.ts';
-import { CHROME_ID, classKind, NAV_ID, PLAIN, type ClassKind } from './class-kinds.ts';
+import { classKind, isChromeId, NAV_ID, PLAIN, type ClassKind } from './class-kinds.ts';
 import { collecting, paragraphRole, dropNamelessEnd, withoutPilcrow, type CollectedText } from './collected-text.ts';
 import { FactsState, LIST_TAGS } from './facts-state.ts';
 import { readLinkTag, readMeta } from './head-tags.ts';
@@ -93,7 +93,7 @@ export class FactsReader extends FactsState {
     const role = attrs.role ?? '';
     const content = this.content;
     const chrome =
-      !content && (name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && CHROME_ID.test(id)));
+      !content && (name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && isChromeId(id)));
     const nav = !content && (name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id)));
     if (name === 'pre') this.preDepth++;
     // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups).

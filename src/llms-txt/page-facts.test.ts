@@ -326,6 +326,22 @@ describe('a block named "contents"', () => {
   });
 });
 
+describe('a block whose id names page chrome', () => {
+  const page = (body: string) => readPageFacts(`<html><head><title>Manual</title></head><body>${body}</body></html>`, 'https://docs.example/manual/index.html');
+
+  test("Texinfo's Top node (div#Top) is the home page's content, its table of contents included; Doxygen's div#top is chrome", () => {
+    const top = page(
+      '<p>Copyright © 2022 The Developers</p><div class="top" id="Top"><p>This manual documents how to run and install the program.</p>' +
+        '<div class="contents"><h2 class="contents-heading">Table of Contents</h2><ul><li><a href="Preface.html">Preface</a></li><li><a href="Introduction.html">1 Introduction</a></li></ul></div></div>',
+    );
+    assert.deepEqual(top.links.map((link) => `${link.text}: ${link.block}`), ['Preface: navigation', '1 Introduction: navigation']);
+    assert.deepEqual(top.paragraphs, ['Copyright © 2022 The Developers', 'This manual documents how to run and install the program.']);
+    const doxygen = page('<div id="top"><div id="titlearea">Widgets 1.0</div><ul><li><a href="modules.html">Modules</a></li></ul></div><p>The widget library draws windows on any screen.</p>');
+    assert.deepEqual(doxygen.links, []);
+    assert.equal(doxygen.firstParagraph, 'The widget library draws windows on any screen.');
+  });
+});
+
 describe('a link that names nothing', () => {
   test('"More..." ending a brief description is no part of the paragraph (Doxygen)', () => {
     const facts = readPageFacts('<html><body><h1>GLFWimage Struct Reference</h1><p>This describes a single 2D image and its pixels. <a href="#details">More...</a></p><p>Where the pixel format is unclear, <a href="x.html">read more</a> about how rows are stored.</p></body></html>', 'https://docs.example/structGLFWimage.html');

@@ -21,6 +21,9 @@ describe('secondary pages', () => {
     const titledOnly = (path: string, title: string) => readPageFacts(`<html><head><title>${title}</title></head><body><div class="title">${title}</div><p>Text.</p></body></html>`, `https://acme.dev${path}`);
     const doxygen = [titledOnly('/', 'Lib: Main Page'), titledOnly('/shelf_8h.html', 'Lib: shelf.h File Reference'), titledOnly('/guide.html', 'Lib: Shelf guide')];
     assert.deepEqual([...findSecondaryPages(doxygen, doxygen[0])], ['https://acme.dev/shelf_8h.html'], 'each side of the title\'s first ": "');
+    const headed = (path: string, title: string, heading: string) => readPageFacts(`<html><head><title>${title}</title></head><body><h2>${heading}</h2><p>Text.</p></body></html>`, `https://acme.dev${path}`);
+    const texinfo = [headed('/', 'Top (Acme Manual (version 7.3))', 'Acme'), headed('/Plotting.html', 'Plotting (Acme Manual (version 7.3))', 'Plotting'), headed('/Function-Index.html', 'Function Index (Acme Manual (version 7.3))', 'Function Index')];
+    assert.deepEqual([...findSecondaryPages(texinfo, texinfo[0])], ['https://acme.dev/Function-Index.html'], "the title before the end it shares with the home page's");
   });
 
   test("an index's page of letters, and a page named after a source file, are secondary", () => {

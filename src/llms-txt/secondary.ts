@@ -159,7 +159,22 @@ function titlesOf(outline: PageFacts, homeTitle?: string | null): Array<string |
   const colon = title.indexOf(': ');
   if (colon > 0) titles.push(title.slice(0, colon), title.slice(colon + 2));
   if (homeTitle && title.length > homeTitle.length && title.startsWith(homeTitle)) titles.push(trimmedOfMarks(title.slice(homeTitle.length)));
+  if (homeTitle) titles.push(beforeSharedEnd(title, homeTitle));
   return titles;
+}
+
+/**
+ * The title before the end it shares with the home page's title, from a space on: the page's own
+ * name where each title ends with the manual's ("Function Index (Acme Manual 7.3)" beside the
+ * home page's "Top (Acme Manual 7.3)", Texinfo's); null when they share no such end.
+ */
+function beforeSharedEnd(title: string, homeTitle: string): string | null {
+  let shared = 0;
+  while (shared < title.length && shared < homeTitle.length && title[title.length - 1 - shared] === homeTitle[homeTitle.length - 1 - shared]) shared++;
+  const cut = title.indexOf(' ', title.length - shared);
+  if (cut < 0 || !/\p{L}/u.test(title.slice(cut))) return null;
+  const own = trimmedOfMarks(title.slice(0, cut));
+  return own === '' ? null : own;
 }
 
 /** " (Index - A)" → "Index - A": the marks that join a title to the site's name. */

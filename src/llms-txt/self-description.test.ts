@@ -49,6 +49,15 @@ describe('describePage', () => {
   const nothingRepeated = () => false;
   const signals = { title: 'D.1. Supported Features', purposeLine: null, metaDescription: null, paragraphs: [], childTitles: [], terms: [], h1: null, linkTexts: [] };
 
+  it("passes over a manual's copyright and licence notices (Texinfo's title page) to what the manual is", () => {
+    const paragraphs = [
+      'Copyright © 1996-2022 The Octave Project Developers',
+      'Permission is granted to make and distribute verbatim copies of this manual provided the copyright notice and this permission notice are preserved on all copies.',
+      'This manual documents how to run, install and port the program, and how to report bugs.',
+    ];
+    assert.equal(describePage({ ...signals, title: 'The Manual', headings: [], paragraphs }, nothingRepeated), 'This manual documents how to run, install and port the program, and how to report bugs.');
+  });
+
   it('passes over the module author and version notes Sphinx puts before a page\'s first paragraph', () => {
     const extension = { ...signals, title: 'sphinx.ext.todo', headings: [] };
     const paragraphs = ['Module author: Daniel Bültmann', 'Changed in version 2.0: Support CNAME file', 'There are two additional directives when using this extension.'];

@@ -32,7 +32,7 @@ export interface DescriptionSignals {
   phrases?: Phrases;
 }
 
-/** Bylines, dates, navigation words and notes in words are the language's (Phrases.noise); a copyright sign is in any. */
+/** Bylines, dates, navigation words, notes and legal notices in words are the language's (Phrases.noise, legalNotice); a copyright sign is in any. */
 const COPYRIGHT_SIGN = /^©/u;
 const HASH = /\b[0-9a-f]{12,}\b/i;
 
@@ -53,7 +53,7 @@ export function describePage(signals: DescriptionSignals, isRepeated: (text: str
 export function describeByRule(signals: DescriptionSignals, isRepeated: (text: string) => boolean): Described {
   const phrases = signals.phrases ?? phrasesFor(null);
   const cut = (text: string) => shorten(text, phrases);
-  const isNoise = (text: string) => phrases.noise.test(text) || COPYRIGHT_SIGN.test(text);
+  const isNoise = (text: string) => phrases.noise.test(text) || phrases.legalNotice.test(text) || COPYRIGHT_SIGN.test(text);
   const usable = (text: string | null | undefined, minChars?: number): string | null => {
     const clean = normalizeWhitespace(text);
     if (!clean || isRepeated(clean) || isNoise(clean) || HASH.test(clean) || isNavigation(clean)) return null;

@@ -69,6 +69,16 @@ describe('inferSite', () => {
     assert.equal(inferSite('https://acme.dev/', pages).summary, SHARED);
   });
 
+  test('never sums a site up with a copyright line or a licence grant', () => {
+    const home = readPageFacts(
+      '<html><head><title>Top (Acme Manual)</title></head><body><h1>Acme Manual</h1><p>Copyright © 1996-2022 The Acme Developers</p>' +
+        '<p>Permission is hereby granted, free of charge, to any person obtaining a copy of this manual.</p><p>This manual documents how to install and run Acme.</p></body></html>',
+      'https://acme.dev/',
+    );
+    const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Acme Manual' })], { home });
+    assert.equal(site.summary, 'This manual documents how to install and run Acme.');
+  });
+
   test("a lead page's opening of a list is about that page, not the site's summary", () => {
     const lead = (url: string, title: string, paragraph: string) =>
       readPageFacts(`<html><head><title>${title}</title></head><body><h1>${title}</h1><p>${paragraph}</p></body></html>`, `https://acme.dev/${url}`);

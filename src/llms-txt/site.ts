@@ -66,7 +66,7 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const phrases = phrasesFor(context.home?.lang);
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
-    return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean, phrases) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
+    return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean, phrases) && !phrases.legalNotice.test(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
       ? clean
       : null;
   };
