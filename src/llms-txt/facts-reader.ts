@@ -17,6 +17,8 @@ const ITEM_TAGS = new Set(['li', 'dt', 'dd', 'td', 'th']);
 const HEADING = /^h[1-6]$/;
 const VOID_TAGS = new Set(['br', 'img', 'meta', 'link', 'input', 'hr', 'wbr', 'area', 'base', 'col', 'embed', 'source', 'track', 'param']);
 const SKIP_TEXT_TAGS = new Set(['script', 'style', 'noscript', 'template', 'svg', 'button', 'select', 'textarea']);
+/** Where a `<header>` or `<footer>` belongs to the content around it, not to the page (see isPageBanner). */
+const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
 const MAX_PARAGRAPHS = 6;
 const MAX_HEADINGS = 30;
 /** A longer heading in a page's content is a sentence set as one, not a part's name. */
@@ -87,17 +89,27 @@ export class FactsReader extends FactsState {
     }
   }
 
+  /**
+   * A `<header>` or `<footer>` is the page's (its banner, its footer) unless it sits in an article,
+   * a section or the main content, whose own header it is (as HTML maps them to landmarks):
+   * gi-docgen heads its main section with the library's name and what it is.
+   */
+  private isPageBanner(name: string): boolean {
+    return (name === 'header' || name === 'footer') && !this.stack.some((frame) => SECTIONING.has(frame.tag));
+  }
+
   /** The element's frame on the stack: the blocks (chrome, navigation, caption, aside, glossary, main) it opens. */
   private openFrame(name: string, attrs: Record<string, string>, kind: ClassKind): void {
     const id = attrs.id ?? '';
     const role = attrs.role ?? '';
     const content = this.content;
     const chrome =
-      !content && (name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && isChromeId(id)));
+      !content && (this.isPageBanner(name) || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && isChromeId(id)));
     const nav = !content && (name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id)));
     if (name === 'pre') this.preDepth++;
-    // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups).
-    const caption = kind.caption || name === 'caption' || name === 'legend' || name === 'summary';
+    // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups);
+    // a <summary> elsewhere is a block like any (gi-docgen's holds a class's description).
+    const caption = kind.caption || name === 'caption' || name === 'legend' || (name === 'summary' && this.stack.at(-1)?.tag === 'details');
     const main = (name === 'main' || role === 'main') && this.navInMain < 0;
     if (main) this.navInMain = 0;
     // In content, a glossary's definition list: the page's terms are read from its facts.

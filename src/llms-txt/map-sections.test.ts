@@ -28,6 +28,15 @@ async function sections(groups: Record<string, number>): Promise<[string, string
 }
 
 describe('sections from the site map', () => {
+  test('past 25 sections the smallest join "More" at the end; the overview, with the home page, stays first', async () => {
+    const groups = Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`Chapter${String(index + 1).padStart(2, '0')}`, index % 3 === 0 ? 2 : 3]));
+    const listed = await sections(groups);
+    assert.equal(listed.length, 25);
+    assert.deepEqual(listed[0], ['Overview', ['Acme']]);
+    assert.equal(listed.at(-1)![0], 'More');
+    assert.deepEqual(listed.at(-1)![1].slice(0, 2), ['Chapter10 page 1', 'Chapter10 page 2'], 'the smallest sections (of equal ones, the later), in reading order');
+  });
+
   test('a flat group of navigation entries past 40% of the links stays whole: its entries are the site\'s own part, not Optional', async () => {
     for (const groups of [{ Start: 5, Guide: 8, More: 5 }, { Start: 2, Guide: 10, More: 2 }]) {
       const listed = await sections(groups);

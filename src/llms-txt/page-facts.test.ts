@@ -342,6 +342,27 @@ describe('a block whose id names page chrome', () => {
   });
 });
 
+describe('HTML\'s sectioning elements', () => {
+  const page = (body: string) => readPageFacts(`<html><head><title>Shelf</title></head><body>${body}</body></html>`, 'https://docs.example/class.Shelf.html');
+
+  test("a <header> or <footer> in the main section is that section's, not page chrome; at the page's top level it is chrome", () => {
+    const facts = page(
+      '<header><a href="/">Acme</a><p>Acme: the shelving toolkit for every rack.</p></header><section id="main"><header><h1>Shelf</h1><p>A shelf holds widgets on a rack, in rows.</p></header>' +
+        '<p>Shelves are made of planks.</p><footer><p>Shelves are added with shelf_new().</p></footer></section><footer><p>Copyright Acme</p></footer>',
+    );
+    assert.equal(facts.h1, 'Shelf');
+    assert.deepEqual(facts.paragraphs, ['A shelf holds widgets on a rack, in rows.', 'Shelves are made of planks.', 'Shelves are added with shelf_new().']);
+    assert.deepEqual(facts.links, []);
+  });
+
+  test("a <summary> outside <details> is a block like any (gi-docgen's class description); inside <details> it captions what it folds away", () => {
+    const described = page('<section><summary><div class="docblock"><p>A shelf holds widgets on a rack, in rows.</p></div></summary></section>');
+    assert.deepEqual(described.paragraphs, ['A shelf holds widgets on a rack, in rows.']);
+    const folded = page('<nav><ul><li><details><summary>Guides</summary><ul><li><a href="a.html">Install</a></li></ul></details></li></ul></nav>');
+    assert.deepEqual(folded.links.map((link) => [link.text, link.group]), [['Install', 'Guides']]);
+  });
+});
+
 describe('a link that names nothing', () => {
   test('"More..." ending a brief description is no part of the paragraph (Doxygen)', () => {
     const facts = readPageFacts('<html><body><h1>GLFWimage Struct Reference</h1><p>This describes a single 2D image and its pixels. <a href="#details">More...</a></p><p>Where the pixel format is unclear, <a href="x.html">read more</a> about how rows are stored.</p></body></html>', 'https://docs.example/structGLFWimage.html');

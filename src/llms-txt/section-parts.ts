@@ -101,10 +101,14 @@ function withoutEnclosingBrackets(name: string): string {
   return inner.includes(name.charAt(0)) || inner.includes(closing) ? name : inner.trim();
 }
 
-/** More than 25 sections: the smallest join one "More" section at the end. */
+/**
+ * More than 25 sections: the smallest join one "More" section at the end. The first stays (the
+ * overview, with the home page): a manual of 45 chapters had listed its home page under "More".
+ */
 export function capSections(sections: MapSection[]): MapSection[] {
   if (sections.length <= MAX_SECTIONS) return sections;
-  const keep = new Set([...sections].sort((a, b) => b.nodes.length - a.nodes.length).slice(0, MAX_SECTIONS - 1));
+  const [first, ...rest] = sections;
+  const keep = new Set([first, ...rest.sort((a, b) => b.nodes.length - a.nodes.length).slice(0, MAX_SECTIONS - 2)]);
   const kept = sections.filter((section) => keep.has(section));
   const more = sections.filter((section) => !keep.has(section)).flatMap((section) => section.nodes);
   return [...kept, { name: 'More', nodes: more.sort((a, b) => a.order - b.order), rule: 'section.more' }];
