@@ -53,11 +53,13 @@ export class FactsReader extends FactsState {
       this.itemTexts.length = 0;
       this.itemChars = 0;
     }
+    if (name === 'tr') this.linkedRow = false;
     if (kind.refnamediv) this.refnamediv = true;
     if (name === 'p' && this.navDepth > 0 && this.itemDepth === 0 && !/title/i.test(attrs.class ?? '')) this.endContentsBlocks();
     if (!this.text) this.text = this.content ? this.contentTextAt(name) : this.pageTextAt(name);
     if (name === 'a' && attrs.hreflang && this.text) this.text.switchesLanguage = true;
     if (name === 'a' && attrs.href !== undefined && this.skipDepth === 0) {
+      if (this.itemDepth > 0 && this.inTableCell()) this.linkedRow = true;
       const text = this.text && { parts: this.text.parts.length, linkChars: this.text.linkChars };
       this.linkStack.push({ href: attrs.href, parts: [], afterText: this.itemDepth > 0 && saysSomething(this.itemTexts), sequence: isSequenceLink(attrs, this.phrases), text });
     }
@@ -98,13 +100,30 @@ export class FactsReader extends FactsState {
     return (name === 'header' || name === 'footer') && !this.stack.some((frame) => SECTIONING.has(frame.tag));
   }
 
+  /**
+   * A class naming chrome makes a block chrome, not a heading: gi-docgen's `h4.section-header`
+   * ("Classes", "Interfaces") heads the groups of the home page's contents.
+   */
+  private isChromeByClass(name: string, kind: ClassKind): boolean {
+    return kind.chrome && !HEADING.test(name);
+  }
+
+  /** Whether the innermost item open is a table's cell, not a list's item. */
+  private inTableCell(): boolean {
+    for (let index = this.stack.length - 1; index >= 0; index--) {
+      const tag = this.stack[index].tag;
+      if (ITEM_TAGS.has(tag)) return tag === 'td' || tag === 'th';
+    }
+    return false;
+  }
+
   /** The element's frame on the stack: the blocks (chrome, navigation, caption, aside, glossary, main) it opens. */
   private openFrame(name: string, attrs: Record<string, string>, kind: ClassKind): void {
     const id = attrs.id ?? '';
     const role = attrs.role ?? '';
     const content = this.content;
     const chrome =
-      !content && (this.isPageBanner(name) || role === 'banner' || role === 'contentinfo' || kind.chrome || (id !== '' && isChromeId(id)));
+      !content && (this.isPageBanner(name) || role === 'banner' || role === 'contentinfo' || this.isChromeByClass(name, kind) || (id !== '' && isChromeId(id)));
     const nav = !content && (name === 'nav' || role === 'navigation' || kind.nav || (id !== '' && NAV_ID.test(id)));
     if (name === 'pre') this.preDepth++;
     // A <details> group's <summary> captions the links it folds away (Starlight's sidebar groups);
@@ -130,7 +149,7 @@ export class FactsReader extends FactsState {
   /** The text to collect from an element of a page's main content (see FactsOptions.content). */
   private contentTextAt(name: string): CollectedText | null {
     if (HEADING.test(name)) return collecting('heading', name, Number(name[1]));
-    if (name === 'p' && this.asideDepth === 0 && this.glossaryDepth === 0 && this.preDepth === 0) return collecting('paragraph', name);
+    if (name === 'p' && this.asideDepth === 0 && this.glossaryDepth === 0 && this.preDepth === 0 && !this.linkedRow) return collecting('paragraph', name);
     return null;
   }
 
@@ -173,6 +192,7 @@ export class FactsReader extends FactsState {
     }
     if (VOID_TAGS.has(name)) return;
     if (name === 'a' && this.linkStack.length > 0) this.closeLink(this.linkStack.pop()!);
+    if (name === 'tr' || name === 'table') this.linkedRow = false;
     if (this.text && this.text.tag === name) this.finishText();
     // Pop to the matching frame: htmlparser2 closes implied tags itself, so frames match.
     const frame = this.stack.pop();

@@ -68,6 +68,8 @@ export class FactsState {
   glossaryDepth = 0;
   listDepth = 0;
   itemDepth = 0;
+  /** Inside a table row after a link: its other cells describe that link's page (a listing), not this page. */
+  linkedRow = false;
   skipDepth = 0;
   preDepth = 0;
   // A link opening a list item is an entry of a list of links; one after text in the item is prose.

@@ -363,6 +363,29 @@ describe('HTML\'s sectioning elements', () => {
   });
 });
 
+describe('listings and their headings', () => {
+  const url = 'https://docs.example/index.html';
+
+  test("a heading is a heading whatever its class says (gi-docgen's h4.section-header): it captions the listing below it", () => {
+    const facts = readPageFacts(
+      '<html><body><h4 id="classes" class="section-header">Classes</h4><table><tr><td><a href="class.Shelf.html">Shelf</a></td><td><p>A shelf.</p></td></tr></table></body></html>',
+      url,
+    );
+    assert.deepEqual(facts.links.map((link) => [link.text, link.group]), [['Shelf', 'Classes']]);
+  });
+
+  test("in a page's content, a table row's text after a link describes that link's page, not this one; a layout table's paragraph is the page's", () => {
+    const listing = readPageFacts(
+      '<div><p>Acme</p><table><tr><td><a href="class.Shelf.html">Shelf</a></td><td><p>A shelf holds widgets on a rack, in rows, and carries their weight.</p></td></tr></table><p>Every class of the toolkit, listed by kind, with what each of them draws.</p></div>',
+      url,
+      { content: true },
+    );
+    assert.equal(listing.firstParagraph, 'Every class of the toolkit, listed by kind, with what each of them draws.');
+    const layout = readPageFacts('<table><tr><td><p>The toolkit draws shelves of widgets on any rack.</p></td><td><a href="a.html">Install</a></td></tr></table>', url, { content: true });
+    assert.equal(layout.firstParagraph, 'The toolkit draws shelves of widgets on any rack.');
+  });
+});
+
 describe('a link that names nothing', () => {
   test('"More..." ending a brief description is no part of the paragraph (Doxygen)', () => {
     const facts = readPageFacts('<html><body><h1>GLFWimage Struct Reference</h1><p>This describes a single 2D image and its pixels. <a href="#details">More...</a></p><p>Where the pixel format is unclear, <a href="x.html">read more</a> about how rows are stored.</p></body></html>', 'https://docs.example/structGLFWimage.html');
