@@ -1,6 +1,6 @@
 // The llms.txt quality benchmark: the real service generates (simple, maxUrls 200, embedded PGlite)
 // for the seven built sites of ../shared/corpora/sites (served from their folders), six documentation
-// sites from Debian's packages and five more generators from Debian's packages (both served by
+// sites from Debian's packages and six more (five generators) from Debian's packages (both served by
 // nginx on 127.0.0.1), three times each, and each file is scored on what a reader checks (CHECKS
 // below). Scores are printed per site and per group (share of checks passed). The Starlight site's
 // own llms.txt (written by its build) is scored with the same checks beside ours.

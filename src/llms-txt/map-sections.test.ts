@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateLlmsTxt } from './generate.ts';
 import { parseLlmsTxt } from './testing/llms-txt-parser.ts';
+import { mergeByName, type Part } from './section-parts.ts';
 
 /** A site whose every page repeats a sidebar of captioned groups, each a flat list of pages. */
 function sidebarSite(groups: Record<string, number>) {
@@ -26,6 +27,15 @@ async function sections(groups: Record<string, number>): Promise<[string, string
   const result = await generateLlmsTxt(sidebarSite(groups), { siteUrl: 'https://acme.dev/', method: 'simple' });
   return parseLlmsTxt(result.llmsTxt).sections.map((section) => [section.name, section.links.map((link) => link.title)]);
 }
+
+describe('section names', () => {
+  const named = (...names: string[]) => mergeByName(names.map((name, index): Part => ({ id: `home:${index}`, name, depth: 0, nodes: [], splittable: true })), false).map((section) => section.name);
+
+  test("a number without a stop is dropped where most parts carry one (Texinfo's chapters), and kept where few do", () => {
+    assert.deepEqual(named('1 A Brief Introduction', '2 Getting Started', '15 Plotting', 'Appendix A External Code', 'Concept Index'), ['A Brief Introduction', 'Getting Started', 'Plotting', 'External Code', 'Concept Index']);
+    assert.deepEqual(named('3D Printing', '2 Shelves', 'Widgets', 'Racks', 'Tools'), ['3D Printing', '2 Shelves', 'Widgets', 'Racks', 'Tools']);
+  });
+});
 
 describe('sections from the site map', () => {
   test('past 25 sections the smallest join "More" at the end; the overview, with the home page, stays first', async () => {

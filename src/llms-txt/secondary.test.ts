@@ -26,6 +26,12 @@ describe('secondary pages', () => {
     assert.deepEqual([...findSecondaryPages(texinfo, texinfo[0])], ['https://acme.dev/Function-Index.html'], "the title before the end it shares with the home page's");
   });
 
+  test("a web server's listing of a folder is secondary, in any site's language", () => {
+    for (const title of ['Index of /docs/images/', 'Directory listing for /tools/']) assert.equal(isSecondaryTitle(title, phrasesFor('de')), true, title);
+    const pages = [page('/', 'Acme'), page('/guide.html', 'Guide'), page('/docs/images/', 'Index of /docs/images/')];
+    assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/docs/images/']);
+  });
+
   test("an index's page of letters, and a page named after a source file, are secondary", () => {
     for (const title of ['General Index: F – L', 'General Index: Q', 'shelf.h File Reference', 'shelf.h Source File', 'Data/Shelf.hs']) assert.equal(isSecondaryTitle(title, ENGLISH), true, title);
     for (const title of ['Shelf reference', 'Node.js support', 'Index of shelves by load']) assert.equal(isSecondaryTitle(title, ENGLISH), false, title);

@@ -17,7 +17,7 @@ const MIN_CONTENTS_TARGETS = 10;
 /** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"), in the words of the page's language. */
 export function isSecondaryTitle(title: string | null | undefined, phrases: Phrases): boolean {
   const clean = cleanTitle(title);
-  return clean !== null && [phrases.indexTitle, phrases.secondaryTitle, phrases.contentsTitle, SOURCE_FILE_TITLE].some((pattern) => pattern.test(clean));
+  return clean !== null && [phrases.indexTitle, phrases.secondaryTitle, phrases.contentsTitle, SOURCE_FILE_TITLE, DIRECTORY_LISTING_TITLE].some((pattern) => pattern.test(clean));
 }
 
 /**
@@ -25,6 +25,13 @@ export function isSecondaryTitle(title: string | null | undefined, phrases: Phra
  * generator's page per file, which lists again what the pages on the API's topics document.
  */
 const SOURCE_FILE_TITLE = /^[\w/.-]+\.(?:h|hh|hpp|hxx|c|cc|cpp|cxx|hs|py|rs|java|go|rb)(?:\s+\p{L}+){0,2}$/iu;
+
+/**
+ * A web server's listing of a folder ("Index of /docs/images/", Apache's and nginx's; "Directory
+ * listing for /docs/", Python's http.server), in English whatever the site's language: the
+ * server's page, not the site's.
+ */
+const DIRECTORY_LISTING_TITLE = /^(?:index of|directory listing for)\s+\/\S*$/i;
 
 /** A title as the title patterns read it; null when there is none. */
 function cleanTitle(title: string | null | undefined): string | null {
@@ -48,7 +55,7 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
     const titled = (pattern: RegExp) => titles.some((title) => title !== null && pattern.test(title));
-    if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
+    if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || titled(DIRECTORY_LISTING_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }

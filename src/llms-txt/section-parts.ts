@@ -4,7 +4,7 @@
 import type { SectionRule } from './rules.ts';
 import type { MapNode } from './site-map.ts';
 import { normalizeWhitespace, trimEndOf, withoutNumbering } from './text.ts';
-import { MAX_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
+import { MAX_SECTIONS, MIN_SECTIONS, SECTION_MAX_SHARE as MAX_SHARE } from './tuning.ts';
 
 export interface MapSection {
   name: string;
@@ -63,11 +63,20 @@ export function splitLargeParts(parts: Part[], paths: Map<MapNode, Label[]>, tot
   }
 }
 
+/**
+ * A number without a stop before a part's name ("2 Getting Started", "Appendix A Grammar"):
+ * Texinfo's numbering, dropped where most parts carry it (a name that opens with a number,
+ * "3D Printing", keeps it elsewhere).
+ */
+const BARE_NUMBERING = /^(?:Appendix [A-Z]|\d+(?:\.\d+)*) +(?=\p{Lu})/u;
+
 /** The parts as sections, those of the same name (after sectionName) as one. */
 export function mergeByName(parts: Part[], fromContentsPage: boolean): MapSection[] {
   const sections: MapSection[] = [];
+  const numbered = parts.filter((part) => BARE_NUMBERING.test(part.name)).length;
+  const unnumbered = (name: string) => (numbered >= MIN_SECTIONS && numbered * 2 >= parts.length ? name.replace(BARE_NUMBERING, '') : name);
   for (const part of parts) {
-    const name = sectionName(part.name);
+    const name = sectionName(unnumbered(part.name));
     const same = sections.find((section) => section.name.toLowerCase() === name.toLowerCase());
     if (same) same.nodes.push(...part.nodes);
     else sections.push({ name, nodes: [...part.nodes], rule: ruleOf(part.id, fromContentsPage) });
