@@ -1,5 +1,5 @@
 // A site published in several languages is listed in one: the start page's. A page's language
-// comes from its URL when the site puts it there (`/de/…`, Apache's `page.html.de`), else from
+// comes from its URL when the site puts it there (`/de/…`, `/handbook/de-DE/…`, Apache's `page.html.de`), else from
 // its `<html lang>`.
 import type { PageFacts } from './page-facts.ts';
 
@@ -20,6 +20,10 @@ export function languageOf(outline: PageFacts): string | null {
   if (suffix && LANGUAGES.has(suffix)) return suffix;
   const folder = /^\/([a-z]{2})(?:[-_][a-z]{2,4})?\//i.exec(path)?.[1]?.toLowerCase();
   if (folder && LANGUAGES.has(folder)) return folder;
+  // Deeper in the path, a folder names a language with its region only (`/handbook/fr-FR/`): a
+  // bare two letters there is as often a name (`/api/go/`).
+  const regional = /\/([a-z]{2})[-_][A-Z]{2}\//.exec(path)?.[1];
+  if (regional && LANGUAGES.has(regional)) return regional;
   const lang = outline.lang?.split(/[-_]/)[0]?.toLowerCase();
   return lang && /^[a-z]{2,3}$/.test(lang) ? lang : null;
 }

@@ -69,6 +69,21 @@ describe('inferSite', () => {
     assert.equal(inferSite('https://acme.dev/', pages).summary, SHARED);
   });
 
+  test("a home page's language is read from its URL too: its own words sum the site up, not taken for another language's", () => {
+    const home = readPageFacts(
+      '<html><head><title>Das Acme Handbuch</title><meta name="description" content="Dieses Nachschlagewerk präsentiert Acme, von der Installation bis zur Konfiguration."></head><body><h1>Das Acme Handbuch</h1></body></html>',
+      'https://acme.dev/handbuch/de-DE/index.html',
+    );
+    const site = inferSite('https://acme.dev/handbuch/de-DE/index.html', [text('https://acme.dev/handbuch/de-DE/index.html', { title: 'Das Acme Handbuch' })], { home });
+    assert.equal(site.summary, 'Dieses Nachschlagewerk präsentiert Acme, von der Installation bis zur Konfiguration.');
+  });
+
+  test('a text names the site by a word of its name, not by an article: "The" in "The Acme Book" names nothing', () => {
+    const home = readPageFacts('<html lang="en"><head><title>The Acme Book</title></head><body><h1>The Acme Book</h1><p>Shelves for the rest of us</p></body></html>', 'https://acme.dev/');
+    const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'The Acme Book' })], { home });
+    assert.equal(site.summary, 'The Acme Book: Shelves for the rest of us', 'a tagline, headed by the name');
+  });
+
   test('never sums a site up with a copyright line or a licence grant', () => {
     const home = readPageFacts(
       '<html><head><title>Top (Acme Manual)</title></head><body><h1>Acme Manual</h1><p>Copyright © 1996-2022 The Acme Developers</p>' +

@@ -62,8 +62,10 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const isRepeated = context.isRepeated ?? (() => false);
   // A meta description that only repeats the home page's title (Texinfo's) says nothing more.
   const homeTitles = new Set([home?.fullTitle, home?.title].map((title) => compactKey(title ?? '')));
-  const english = isEnglish(context.home?.lang);
-  const phrases = phrasesFor(context.home?.lang);
+  // The home page's language, from its URL too (`/handbook/de-DE/`), where its <html> names none.
+  const language = context.home ? languageOf(context.home) : null;
+  const english = isEnglish(language);
+  const phrases = phrasesFor(language);
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
     return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean, phrases) && !phrases.legalNotice.test(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
@@ -75,9 +77,9 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const homeTexts = [...metas, ...(context.home?.paragraphs ?? []), home?.firstParagraph].map(usable);
   // "Acme is a command-line tool for…" says what the site is where a tagline beside it does not.
   const fromHome = homeTexts.find((text) => text !== null && definesSite(text, name)) ?? homeTexts.find(Boolean);
-  const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(compactKey(name.split(/\s+/)[0]));
+  const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(nameWord(name));
   // A lead page in another language than the home page's is a translation's, not the site's own.
-  const leadPages = (context.leadPages ?? []).filter((page) => !page.lang || !context.home?.lang || page.lang === context.home.lang);
+  const leadPages = (context.leadPages ?? []).filter((page) => !language || !languageOf(page) || languageOf(page) === language);
   // A sentence that defines the site ("Simple DirectMedia Layer is a cross-platform library…") on a
   // page the home page lists that is named after the site, or on the first few it lists; else what
   // those first few say naming the site.
@@ -92,6 +94,16 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   // A tagline ("The intuitive store for Vue.js") is the site's once it is headed by the site's name.
   const tagline = summary !== '' && !namesSite(summary) && !/[.!?…]$/.test(summary) && summary.split(/\s+/).length <= TAGLINE_MAX_WORDS;
   return { name, summary: tagline ? `${name}: ${summary}` : summary || partsSummary(name, context.home ?? null) };
+}
+
+/**
+ * The word a text names the site by: the first of the site's name with four letters or more, not
+ * an article ("Debian" in "Das Debian Administrationshandbuch", where "das" is in most German
+ * sentences), else its first word (compact: "gtk40" for "Gtk-4.0").
+ */
+function nameWord(siteName: string): string {
+  const words = siteName.split(/\s+/).map(compactKey).filter(Boolean);
+  return words.find((word) => word.length >= 4) ?? words[0] ?? '';
 }
 
 /** At most this many words and no sentence's end, a summary that does not name its site is a tagline. */
@@ -148,7 +160,7 @@ function isNoticeOrByline(text: string, siteName: string): boolean {
  */
 function leadTexts(page: PageFacts, siteName: string): Array<string | null> {
   const title = compactKey(page.h1 ?? page.documentTitle ?? '');
-  const aboutItself = title.length > 0 && !title.includes(compactKey(siteName.split(/\s+/)[0]));
+  const aboutItself = title.length > 0 && !title.includes(nameWord(siteName));
   const { presentsAList } = phrasesFor(languageOf(page));
   const texts = [page.metaDescription, ...page.paragraphs].filter((text) => !text || !presentsAList.test(text));
   return aboutItself ? texts.filter((text) => !text || !compactKey(text).includes(title)) : texts;
@@ -163,7 +175,7 @@ function partsSummary(name: string, home: PageFacts | null): string {
   // entries is not one of the site's parts.
   const groups = [...new Set((home?.links ?? []).filter((link) => isEntry(link) && link.group && link.depth === 0).map((link) => link.group!))];
   if (groups.length < 3) return '';
-  return `${name}: ${listOf(groups, 6, isEnglish(home?.lang))}.`;
+  return `${name}: ${listOf(groups, 6, isEnglish(home ? languageOf(home) : null))}.`;
 }
 
 /**
