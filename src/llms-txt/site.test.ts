@@ -71,11 +71,11 @@ describe('inferSite', () => {
 
   test("a home page's language is read from its URL too: its own words sum the site up, not taken for another language's", () => {
     const home = readPageFacts(
-      '<html><head><title>Das Acme Handbuch</title><meta name="description" content="Dieses Nachschlagewerk präsentiert Acme, von der Installation bis zur Konfiguration."></head><body><h1>Das Acme Handbuch</h1></body></html>',
+      '<html><head><title>Das Acme Handbuch</title><meta name="description" content="Dieses Nachschlagewerk präsentiert das Acme-System, von der Installation bis zur Konfiguration und der Wartung."></head><body><h1>Das Acme Handbuch</h1></body></html>',
       'https://acme.dev/handbuch/de-DE/index.html',
     );
     const site = inferSite('https://acme.dev/handbuch/de-DE/index.html', [text('https://acme.dev/handbuch/de-DE/index.html', { title: 'Das Acme Handbuch' })], { home });
-    assert.equal(site.summary, 'Dieses Nachschlagewerk präsentiert Acme, von der Installation bis zur Konfiguration.');
+    assert.equal(site.summary, 'Dieses Nachschlagewerk präsentiert das Acme-System, von der Installation bis zur Konfiguration und der Wartung.');
   });
 
   test('a text names the site by a word of its name, not by an article: "The" in "The Acme Book" names nothing', () => {

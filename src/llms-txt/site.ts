@@ -79,7 +79,7 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const fromHome = homeTexts.find((text) => text !== null && definesSite(text, name)) ?? homeTexts.find(Boolean);
   const namesSite = (text: string | null) => Boolean(text) && compactKey(text!).includes(nameWord(name));
   // A lead page in another language than the home page's is a translation's, not the site's own.
-  const leadPages = (context.leadPages ?? []).filter((page) => !language || !languageOf(page) || languageOf(page) === language);
+  const leadPages = (context.leadPages ?? []).filter((page) => !page.lang || !context.home?.lang || page.lang === context.home.lang);
   // A sentence that defines the site ("Simple DirectMedia Layer is a cross-platform library…") on a
   // page the home page lists that is named after the site, or on the first few it lists; else what
   // those first few say naming the site.
