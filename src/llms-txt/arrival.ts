@@ -1,12 +1,13 @@
 // Stages 1-2, read and canonical pages: each page's facts and content hash as it arrives (read
 // by the crawler, in a worker thread, or here), one candidate per page: a second URL of the same
-// page (by key or by content) is an alias of the first. The first chosen pages' DOM pass starts
+// page (by key, by body or by text) is an alias of the first. The first chosen pages' DOM pass starts
 // while pages still arrive.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { PageFacts } from './page-facts.ts';
 import { readHtml } from './reading.ts';
 import { hasSecondaryTitle } from './secondary.ts';
 import { pageKey } from './site-map.ts';
+import { hashOf } from './text.ts';
 import type { ContentFacts } from './page-text.ts';
 import type { PageInput, PageReading } from './types.ts';
 
@@ -52,6 +53,7 @@ export async function readArrivals(input: Iterable<PageInput> | AsyncIterable<Pa
   const arrived: Candidate[] = [];
   const seenKeys = new Set<string>();
   const byBody = new Map<string, Candidate>();
+  const byText = new Map<number, Candidate>();
   const homeKey = pageKey(options.siteUrl);
   for await (const page of input) {
     signal?.throwIfAborted();
@@ -63,7 +65,8 @@ export async function readArrivals(input: Iterable<PageInput> | AsyncIterable<Pa
     const { html, reading } = page.reading ? { html: page.html, reading: await page.reading } : readHere(page, url);
     const ownMarkdown = (await page.ownMarkdown) ?? null;
     const body = reading.contentHash;
-    const twin = byBody.get(body);
+    const text = textKey(reading.outline);
+    const twin = byBody.get(body) ?? (text === null ? undefined : byText.get(text));
     if (twin) {
       // The same page under two URLs is listed once, under the home page's URL when it is one of them.
       if (key === homeKey) [twin.outline.url, url].forEach((alias) => alias !== url && twin.aliases.push(alias));
@@ -76,6 +79,7 @@ export async function readArrivals(input: Iterable<PageInput> | AsyncIterable<Pa
     // A page read from its facts alone needs its HTML no longer.
     const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined, ownMarkdown }, outline, aliases: [], fromOutline, contentHash: body };
     byBody.set(body, candidate);
+    if (text !== null) byText.set(text, candidate);
     arrived.push(candidate);
     // Pages arrive roughly in navigation order: the first ones are most likely chosen. Secondary
     // pages are chosen last, if at all, and an index is the largest page of a manual to read
@@ -97,3 +101,16 @@ function readHere(page: PageInput, url: string): { html: string; reading: PageRe
   return { html, reading: readHtml(html, url) };
 }
 
+/** A page's text, at least this long, is its own: two pages that share it are one page. */
+const MIN_OWN_TEXT_CHARS = 400;
+
+/**
+ * A hash of what a page says (its title, headings, first paragraphs, and how much text and code
+ * it holds, its navigation and chrome apart): mdBook serves its first chapter as `index.html` and
+ * `title-page.html`, alike but for the sidebar's mark on the open entry. Null for a page with too
+ * little text of its own to tell it from another.
+ */
+function textKey(outline: PageFacts): number | null {
+  if (outline.textChars < MIN_OWN_TEXT_CHARS) return null;
+  return hashOf(JSON.stringify([outline.documentTitle, outline.h1, outline.headings, outline.paragraphs, outline.textChars, outline.codeChars]));
+}
