@@ -53,7 +53,6 @@ export class FactsReader extends FactsState {
       this.itemTexts.length = 0;
       this.itemChars = 0;
     }
-    if (name === 'tr') this.linkedRow = false;
     if (kind.refnamediv) this.refnamediv = true;
     if (name === 'p' && this.navDepth > 0 && this.itemDepth === 0 && !/title/i.test(attrs.class ?? '')) this.endContentsBlocks();
     if (!this.text) this.text = this.content ? this.contentTextAt(name) : this.pageTextAt(name);

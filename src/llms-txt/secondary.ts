@@ -8,6 +8,7 @@ import { isEntry, type PageFacts } from './page-facts.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import { pageKey } from './site-map.ts';
 import { compactKeyPrefix, withoutNumbering } from './text.ts';
+import { findSharedTitleEnds } from './title.ts';
 import { isSourceListing } from './source-listing.ts';
 import { GLOSSARY_MAX_DEFINITION_CHARS, GLOSSARY_MIN_TERMS, GLOSSARY_SORTED_SHARE } from './tuning.ts';
 
@@ -17,7 +18,7 @@ const MIN_CONTENTS_TARGETS = 10;
 /** Title-based test, for pages whose URL says nothing ("bookindex.html", "legalnotice.html"), in the words of the page's language. */
 export function isSecondaryTitle(title: string | null | undefined, phrases: Phrases): boolean {
   const clean = cleanTitle(title);
-  return clean !== null && [phrases.indexTitle, phrases.secondaryTitle, phrases.contentsTitle, SOURCE_FILE_TITLE, DIRECTORY_LISTING_TITLE].some((pattern) => pattern.test(clean));
+  return clean !== null && [phrases.indexTitle, phrases.secondaryTitle, phrases.contentsTitle, ...ANY_LANGUAGE_TITLES].some((pattern) => pattern.test(clean));
 }
 
 /**
@@ -32,6 +33,9 @@ const SOURCE_FILE_TITLE = /^[\w/.-]+\.(?:h|hh|hpp|hxx|c|cc|cpp|cxx|hs|py|rs|java
  * server's page, not the site's.
  */
 const DIRECTORY_LISTING_TITLE = /^(?:index of|directory listing for)\s+\/\S*$/i;
+
+/** Secondary titles in any site's language. */
+const ANY_LANGUAGE_TITLES = [SOURCE_FILE_TITLE, DIRECTORY_LISTING_TITLE];
 
 /** A title as the title patterns read it; null when there is none. */
 function cleanTitle(title: string | null | undefined): string | null {
@@ -49,13 +53,15 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   const namesByHome = new Map<string, string[]>();
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
   const listsTheSite = contentsLister(outlines);
+  // The end most titles share is the site's name (Texinfo's "Function Index (GNU Octave …)").
+  const sharedTail = findSharedTitleEnds(outlines.map((outline) => outline.documentTitle ?? '')).tail;
   for (const outline of outlines) {
-    const titles = titlesOf(outline, home?.documentTitle).map(cleanTitle);
+    const titles = titlesOf(outline, home?.documentTitle, sharedTail).map(cleanTitle);
     const phrases = phrasesFor(languageOf(outline));
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
     const titled = (pattern: RegExp) => titles.some((title) => title !== null && pattern.test(title));
-    if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || titled(SOURCE_FILE_TITLE) || titled(DIRECTORY_LISTING_TITLE) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
+    if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || ANY_LANGUAGE_TITLES.some(titled) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
@@ -157,32 +163,20 @@ export function hasSecondaryTitle(outline: PageFacts): boolean {
 
 /**
  * The page's heading and title; each side of a title's first ": " ("Lib: shelf.h File Reference",
- * "Index: Lib Manual"); and its title past the home page's, where the title is the site's name
- * and then the page's own ("Lib 1.0: Basic libraries (Index - A)").
+ * "Index: Lib Manual"); its title past the home page's, where the title is the site's name and
+ * then the page's own ("Lib 1.0: Basic libraries (Index - A)"); and its title before the end most
+ * titles share ("Function Index (GNU Octave (version 7.3.0))").
  */
-function titlesOf(outline: PageFacts, homeTitle?: string | null): Array<string | null | undefined> {
+function titlesOf(outline: PageFacts, homeTitle?: string | null, sharedTail?: string | null): Array<string | null | undefined> {
   const titles = [outline.h1, outline.documentTitle?.split(/\s[|–—-]\s/)[0]];
   const title = outline.documentTitle ?? '';
   const colon = title.indexOf(': ');
   if (colon > 0) titles.push(title.slice(0, colon), title.slice(colon + 2));
   if (homeTitle && title.length > homeTitle.length && title.startsWith(homeTitle)) titles.push(trimmedOfMarks(title.slice(homeTitle.length)));
-  if (homeTitle) titles.push(beforeSharedEnd(title, homeTitle));
+  if (sharedTail && title.endsWith(sharedTail)) titles.push(title.slice(0, -sharedTail.length));
   return titles;
 }
 
-/**
- * The title before the end it shares with the home page's title, from a space on: the page's own
- * name where each title ends with the manual's ("Function Index (Acme Manual 7.3)" beside the
- * home page's "Top (Acme Manual 7.3)", Texinfo's); null when they share no such end.
- */
-function beforeSharedEnd(title: string, homeTitle: string): string | null {
-  let shared = 0;
-  while (shared < title.length && shared < homeTitle.length && title[title.length - 1 - shared] === homeTitle[homeTitle.length - 1 - shared]) shared++;
-  const cut = title.indexOf(' ', title.length - shared);
-  if (cut < 0 || !/\p{L}/u.test(title.slice(cut))) return null;
-  const own = trimmedOfMarks(title.slice(0, cut));
-  return own === '' ? null : own;
-}
 
 /** " (Index - A)" → "Index - A": the marks that join a title to the site's name. */
 function trimmedOfMarks(text: string): string {
