@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { charsetFromContentType, decodeBody, sniffDeclaredCharset } from './charset.ts';
+import { charsetFromContentType, decodeBody, decodePage, sniffDeclaredCharset } from './charset.ts';
 
 describe('decodeBody', () => {
   test('uses the Content-Type charset, quoted or not', () => {
@@ -33,5 +33,18 @@ describe('decodeBody', () => {
 
   test('falls back to UTF-8 for an unknown label', () => {
     assert.equal(decodeBody(Buffer.from('héllo'), 'text/html; charset=no-such-charset'), 'héllo');
+  });
+});
+
+describe('decodePage', () => {
+  test("tells when the body is its text's UTF-8 byte for byte", () => {
+    const utf8 = Buffer.from('<p>Übersicht — café</p>');
+    assert.deepEqual({ ...decodePage(utf8, 'text/html; charset=utf-8') }, { text: '<p>Übersicht — café</p>', bytesAreUtf8Text: true });
+    assert.equal(decodePage(utf8, null).bytesAreUtf8Text, true);
+    // A BOM, a NUL or an invalid byte is not in the text; a Latin-1 page's bytes are not its text's UTF-8.
+    assert.equal(decodePage(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8]), null).bytesAreUtf8Text, false);
+    assert.equal(decodePage(Buffer.from('a\u0000b'), 'text/html; charset=utf-8').bytesAreUtf8Text, false);
+    assert.equal(decodePage(Buffer.from([0x61, 0xff, 0x62]), 'text/html; charset=utf-8').bytesAreUtf8Text, false);
+    assert.equal(decodePage(Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/html; charset=iso-8859-1').bytesAreUtf8Text, false);
   });
 });

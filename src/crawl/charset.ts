@@ -1,6 +1,7 @@
 // Turns response bytes into text the way a browser would: BOM first, then the
 // Content-Type charset, then a <meta> or XML declaration near the top, else UTF-8.
 // Decoding never throws: bytes that are invalid in the charset become U+FFFD.
+import { isUtf8 } from 'node:buffer';
 
 /** How far into the body to look for `<meta charset>` (the HTML spec prescans 1024 bytes). */
 const SNIFF_BYTES = 2048;
@@ -30,9 +31,23 @@ export function sniffDeclaredCharset(body: Uint8Array): string | null {
 }
 
 export function decodeBody(body: Uint8Array, contentType?: string | null): string {
+  return decodePage(body, contentType).text;
+}
+
+/**
+ * The body's text, and whether the body is that text's UTF-8 byte for byte (decoded as UTF-8,
+ * valid, no BOM, no NUL): a hash of the bytes is then the hash of the text, without encoding it
+ * again. `bytesAreUtf8Text` is checked when it is read.
+ */
+export function decodePage(body: Uint8Array, contentType?: string | null): { text: string; readonly bytesAreUtf8Text: boolean } {
   const bom = bomOf(body);
   const label = bom ? bom.encoding : (charsetFromContentType(contentType) ?? sniffDeclaredCharset(body) ?? 'utf-8');
-  return withoutNul(decodeAs(label, bom ? body.subarray(bom.length) : body));
+  return {
+    text: withoutNul(decodeAs(label, bom ? body.subarray(bom.length) : body)),
+    get bytesAreUtf8Text() {
+      return !bom && (decoderFor(label)?.encoding ?? 'utf-8') === 'utf-8' && isUtf8(body) && !body.includes(0);
+    },
+  };
 }
 
 /**

@@ -272,7 +272,7 @@ class SiteCrawl {
     }
     if (!(page.nofollow || fromHeader.nofollow)) for (const link of page.links) this.enqueue(link, page.writtenAs.get(link));
     if (!(page.noindex || fromHeader.noindex) && this.report(reportAs) && options.onPage) {
-      await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, body: res.body, text: res.text, title: page.title });
+      await options.onPage({ url: reportAs, finalUrl, status: res.status, contentType: res.contentType, body: res.body, text: res.text, bytesAreUtf8Text: res.bytesAreUtf8Text, title: page.title });
     }
   }
 

@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Agent } from 'undici';
 import { assertHostAllowed, createGuardedAgent, type GuardOptions } from './address-guard.ts';
-import { decodeBody } from './charset.ts';
+import { decodePage } from './charset.ts';
 import { decodeContentEncoding } from './decompress.ts';
 import { EMPTY, exchange, headerValue } from './exchange.ts';
 import { FetchError, toFetchError } from './fetch-error.ts';
@@ -36,6 +36,8 @@ export interface ResponseBody {
   body: Buffer;
   /** The body decoded by its charset (header, BOM, <meta>), once, on the first call; never throws. */
   text(): string;
+  /** Whether `body` is text()'s UTF-8 byte for byte (see decodePage): hashed for the text, it need not be encoded again. */
+  bytesAreUtf8Text(): boolean;
 }
 
 export interface FetchResponse extends ResponseBody {
@@ -151,7 +153,7 @@ function makeResult(
   body: Buffer,
   bodySkipped: boolean,
 ): Omit<FetchResponse, 'redirects'> {
-  let text: string | undefined;
+  let decoded: ReturnType<typeof decodePage> | undefined;
   return {
     url,
     status,
@@ -159,7 +161,8 @@ function makeResult(
     headers,
     body,
     bodySkipped,
-    text: () => (text ??= decodeBody(body, contentType)),
+    text: () => (decoded ??= decodePage(body, contentType)).text,
+    bytesAreUtf8Text: () => (decoded ??= decodePage(body, contentType)).bytesAreUtf8Text,
   };
 }
 

@@ -55,8 +55,8 @@ async function visitListed(entry: ListedUrl, { visits, robots, scope, signal, ha
     const response = await visits.fetch(entry.url, signal);
     const notRead = reasonNotToRead(response, robots, scope);
     if (notRead) return handlers.onMissed(entry.url, notRead);
-    const { url: finalUrl, contentType, body, text } = response;
-    await handlers.onPage({ url: entry.url, finalUrl, lastModified: entry.lastModified, contentType, body, text });
+    const { url: finalUrl, contentType, body, text, bytesAreUtf8Text } = response;
+    await handlers.onPage({ url: entry.url, finalUrl, lastModified: entry.lastModified, contentType, body, text, bytesAreUtf8Text });
   } catch (error) {
     handlers.onMissed(entry.url, error instanceof Error ? error.message : String(error));
   }

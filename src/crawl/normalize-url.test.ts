@@ -70,6 +70,20 @@ describe('resolveUrl', () => {
   test('refuses what normalizeUrl refuses', () => {
     for (const input of ['mailto:a@b.test', 'not a url', 'http://a.test/' + 'x'.repeat(2100)]) assert.equal(resolveUrl(input), null, input);
   });
+
+  // Links are remembered by the base's folder (see resolutionBase): each link below is resolved
+  // against every base in turn, after the others, and must come out as a fresh parse gives it.
+  test('resolves every link as the URL parser does, whichever base of the same folder came first', () => {
+    const bases = ['http://a.test/docs/a.html', 'http://a.test/docs/b.html', 'http://a.test/docs/..', 'http://a.test/docs/%2E%2e', 'http://a.test/docs/.', 'http://a.test/docs/', 'http://a.test/docs/c?x=/y/z', 'http://a.test/docs/c#f', 'http://u:p@a.test/docs/a.html', 'https://a.test/docs/a.html', 'http://b.test/docs/a.html'];
+    const links = ['x.html', '../x.html', './', '', '?q=1', '#top', '/root.html', '//c.test/y', 'http:z.html', '\\x.html', '\u0001?q', ' x.html', 'x\n.html', 'mailto:a@b.test', 'https://d.test/?b=1&a=2#f'];
+    for (const link of links) {
+      for (const base of bases) {
+        const fresh = URL.canParse(link, base) ? new URL(link, base) : null;
+        const expected = fresh && /^https?:$/.test(fresh.protocol) ? fresh.href.replace(/#.*$/, '') : null;
+        assert.equal(resolveUrl(link, base)?.written ?? null, expected, `${JSON.stringify(link)} against ${base}`);
+      }
+    }
+  });
 });
 
 describe('scopeOf / isInScope', () => {

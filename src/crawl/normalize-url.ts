@@ -22,6 +22,52 @@ export function normalizeUrl(
  */
 export function resolveUrl(input: string, base?: string | URL, maxLength = DEFAULT_MAX_URL_LENGTH): { normalized: string; written: string } | null {
   if (input.length > maxLength) return null;
+  const resolved = typeof base === 'string' ? resolvedAgainst(base, input) : parseLink(input, base);
+  return resolved !== null && resolved.normalized.length <= maxLength ? resolved : null;
+}
+
+type Resolved = { normalized: string; written: string } | null;
+
+/**
+ * Links resolved lately, by the part of the base their resolution depends on and their text: a
+ * site's pages link the same pages from the same folders (its menu, its neighbours), and a page's
+ * link scan and the generator's reading of it resolve the same links. Per thread; emptied when full.
+ */
+const resolvedLinks = new Map<string, Resolved>();
+const MAX_RESOLVED_LINKS = 8192;
+
+function resolvedAgainst(base: string, input: string): Resolved {
+  const baseKey = resolutionBase(base, input);
+  // The key is a new string, which does not keep the page the link was sliced from alive; a base
+  // holding a newline (none that a URL serializes) could make two keys one.
+  if (baseKey.includes('\n')) return parseLink(input, base);
+  const key = `${baseKey}\n${input}`;
+  let resolved = resolvedLinks.get(key);
+  if (resolved === undefined) {
+    if (resolvedLinks.size >= MAX_RESOLVED_LINKS) resolvedLinks.clear();
+    resolvedLinks.set(key, (resolved = parseLink(input, base)));
+  }
+  return resolved;
+}
+
+/** A base written as a plain http(s) URL: no query, fragment, credentials, backslash or white space. */
+const PLAIN_BASE = /^https?:\/\/[^/?#\\\s@]*\/[^?#\\\s]*$/i;
+/** A path segment that moves up or stays: the base's folder is not what it reads as. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * What of the base a link's resolution depends on: its folder, for a link that names a path, a
+ * host or a scheme (most links) against a plain base; the whole base for a link that is empty,
+ * starts with '?' or '#' (or anything the parser strips first), or against any other base.
+ */
+function resolutionBase(base: string, input: string): string {
+  const first = input.charCodeAt(0);
+  if (!(first > 0x20) || first === 0x3f /* ? */ || first === 0x23 /* # */ || !PLAIN_BASE.test(base)) return base;
+  const folderEnd = base.lastIndexOf('/') + 1;
+  return DOT_SEGMENT.test(base.slice(folderEnd)) ? base : base.slice(0, folderEnd);
+}
+
+function parseLink(input: string, base: string | URL | undefined): Resolved {
   let url: URL;
   try {
     url = new URL(input, base);
@@ -41,7 +87,7 @@ export function resolveUrl(input: string, base?: string | URL, maxLength = DEFAU
   // percent-encoded anywhere before).
   const query = href.indexOf('?');
   if (query !== -1) href = href.slice(0, query) + sortQuery(href.slice(query));
-  return href.length > maxLength ? null : { normalized: href, written };
+  return { normalized: href, written };
 }
 
 /** A serialized URL without its fragment: the first '#' starts it (it is percent-encoded anywhere before). */

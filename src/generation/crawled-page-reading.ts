@@ -13,11 +13,11 @@ export interface CrawledPageReading extends PageReading {
 /**
  * A crawled page's links (for the crawler), outline and hash (for the generator) in one pass of
  * the tokenizer. `copy`: see FactsOptions (false in a worker thread, whose answer is copied on
- * its way out).
+ * its way out); `utf8`: see readHtml.
  */
-export function readCrawledPage(html: string, url: string, linkOptions: LinkOptions, copy = true): CrawledPageReading {
+export function readCrawledPage(html: string, url: string, linkOptions: LinkOptions, { copy = true, utf8 }: { copy?: boolean; utf8?: Uint8Array } = {}): CrawledPageReading {
   const scan = scanLinks(html, linkOptions);
   // The outline's pass tokenizes the page, for the link scan too: the links are there after it.
-  const reading = readHtml(html, url, { alsoTokens: scan.tokens, copy });
+  const reading = readHtml(html, url, { alsoTokens: scan.tokens, copy }, utf8);
   return { links: scan.links(url), ...reading };
 }

@@ -10,6 +10,9 @@ import type { GenerationWorkerData } from './generation-threads.ts';
 import { warmUpGeneration } from './generation-warm-up.ts';
 import { collectGarbageBetweenJobs } from './heap.ts';
 import { packResult } from './thread-transfer.ts';
+import { GENERATION_THREAD_NICENESS, lowerThreadPriority } from './thread-priority.ts';
+
+lowerThreadPriority(GENERATION_THREAD_NICENESS);
 
 // Loaded while the thread waits for its first job (see GenerationThreads); the parent is told
 // (a tokenizer that failed to load fails each job instead, a failed warm-up leaves the code cold).

@@ -199,7 +199,7 @@ function createCrawlReading(read: ReadPage | undefined, copies: MarkdownCopies |
   const readings = new Map<string, PageReading | Promise<PageReading>>();
   const readLinks: ReadLinks = (page, url, linkOptions) => {
     if (!read) {
-      const { links, ...reading } = readCrawledPage(page.text(), url, linkOptions);
+      const { links, ...reading } = readOnEventLoop(page, url, linkOptions);
       readings.set(url, reading);
       copiesFor.set(url, ownMarkdown(url, links));
       return links;
@@ -225,7 +225,11 @@ function createCrawlReading(read: ReadPage | undefined, copies: MarkdownCopies |
 
 /** In the reader's thread; a thread that fails (ended by a shutdown, say) leaves the page to the event loop. */
 function readElsewhere(read: ReadPage, page: ResponseBody, url: string, linkOptions: LinkOptions): Promise<CrawledPageReading> {
-  return read(page, url, linkOptions).catch(() => readCrawledPage(page.text(), url, linkOptions));
+  return read(page, url, linkOptions).catch(() => readOnEventLoop(page, url, linkOptions));
+}
+
+function readOnEventLoop(page: ResponseBody, url: string, linkOptions: LinkOptions): CrawledPageReading {
+  return readCrawledPage(page.text(), url, linkOptions, { utf8: page.bytesAreUtf8Text() ? page.body : undefined });
 }
 
 function readingForGenerator(reading: Promise<CrawledPageReading>): Promise<PageReading> {

@@ -7,6 +7,7 @@ import { createPagePool, defaultPageThreads, pageReader, type PagePool } from '.
 import { read, releaseMemory } from './page-worker.ts';
 import { manualPage } from './made-up-manual.ts';
 import { pageContentHash } from '../llms-txt/index.ts';
+import { decodeBody } from '../crawl/charset.ts';
 import { readCrawledPage } from './crawled-page-reading.ts';
 import { PAGE_THREAD_NICENESS } from './thread-priority.ts';
 
@@ -61,6 +62,10 @@ describe('the page pool', () => {
       assert.ok(inThread.links.links.includes('https://docs.example/manual/section-3-0.html'));
       assert.equal(inThread.outline.links.filter((link) => link.block !== 'content').length, 30);
       assert.equal(inThread.contentHash, pageContentHash(html));
+      // Hashed from its bytes where they are its text's UTF-8, from its text where they are not: the same hash either way.
+      for (const [body, contentType] of [[Buffer.from(`<p>Übersicht — café ${html}</p>`), 'text/html'], [Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/html; charset=iso-8859-1']] as const) {
+        assert.equal((await pool.read({ body, contentType }, url, {})).contentHash, pageContentHash(decodeBody(body, contentType)));
+      }
       assert.equal(page.body.toString(), html, 'the page keeps its bytes');
     });
   });

@@ -1,7 +1,7 @@
 // Runs in a worker thread (see page-pool.ts): parsing a page is CPU work that would otherwise hold
 // the API's event loop, a few milliseconds per page to read it and tens to extract it.
 import { workerData } from 'node:worker_threads';
-import { decodeBody } from '../crawl/charset.ts';
+import { decodePage } from '../crawl/charset.ts';
 import type { ExtractOptions as LinkOptions } from '../crawl/links.ts';
 import type { ExtractedPage } from '../llms-txt/extract.ts';
 import { readCrawledPage, type CrawledPageReading } from './crawled-page-reading.ts';
@@ -40,7 +40,8 @@ export interface ReadTask {
 }
 
 export function read({ bytes, contentType, url, linkOptions }: ReadTask): CrawledPageReading {
-  return readCrawledPage(decodeBody(bytes, contentType), url, linkOptions, false);
+  const page = decodePage(bytes, contentType);
+  return readCrawledPage(page.text, url, linkOptions, { copy: false, utf8: page.bytesAreUtf8Text ? bytes : undefined });
 }
 
 /** The made-up manual read here when the service starts (see readMadeUpManual). */

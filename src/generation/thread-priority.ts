@@ -13,6 +13,15 @@ import { getPriority, setPriority } from 'node:os';
  */
 export const PAGE_THREAD_NICENESS = 10;
 
+/**
+ * How much nicer than the process a generation thread is: a simple job's crawl is paced by the
+ * reading thread, which the generation thread's work on arriving pages (about a fifth of a core)
+ * slowed on two cores; the generation thread takes the time the event loop and the reading
+ * thread leave, and is still served before the extracting threads. Alone after the crawl, it
+ * runs at full speed.
+ */
+export const GENERATION_THREAD_NICENESS = 5;
+
 /** The nice value at most. */
 const LOWEST_PRIORITY = 19;
 

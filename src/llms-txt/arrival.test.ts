@@ -2,11 +2,12 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readArrivals } from './arrival.ts';
 import { createDomPass } from './dom-pass.ts';
+import { TextKeys } from './text-keys.ts';
 
 const OPTIONS = { siteUrl: 'https://acme.dev/book/index.html', method: 'simple' as const };
 
 async function candidates(pages: Array<{ url: string; html: string }>) {
-  const arrived = await readArrivals(pages, { ...OPTIONS, yieldEachPage: false }, createDomPass(OPTIONS));
+  const arrived = await readArrivals(pages, { ...OPTIONS, yieldEachPage: false, keys: new TextKeys() }, createDomPass(OPTIONS));
   return arrived.map((candidate) => [new URL(candidate.outline.url).pathname, candidate.aliases.map((alias) => new URL(alias).pathname)]);
 }
 

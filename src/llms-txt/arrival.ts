@@ -9,6 +9,8 @@ import { hasSecondaryTitle } from './secondary.ts';
 import { pageKey } from './site-map.ts';
 import { hashOf } from './text.ts';
 import type { ContentFacts } from './page-text.ts';
+import { repetitionKeysOf, type RepetitionKeys } from './stages/repetition.ts';
+import type { TextKeys } from './text-keys.ts';
 import type { PageInput, PageReading } from './types.ts';
 
 export interface Candidate {
@@ -20,6 +22,8 @@ export interface Candidate {
   fromOutline: boolean;
   /** SHA-1 (base64) of the page's HTML. */
   contentHash: string;
+  /** What the page adds to the site's counts of repeated text (see findRepetition). */
+  repetition: RepetitionKeys;
   read?: Promise<DomReading>;
 }
 
@@ -44,6 +48,8 @@ export interface ArrivalOptions {
   onArrived?: (count: number) => void;
   /** Pages are read on this thread: it lets other work through between two. */
   yieldEachPage: boolean;
+  /** The job's keys of its texts, made as each page arrives (see TextKeys). */
+  keys: TextKeys;
 }
 
 /** The pages as they arrive, one candidate each, in arrival order. */
@@ -77,7 +83,15 @@ export async function readArrivals(input: Iterable<PageInput> | AsyncIterable<Pa
     const outline = { ...reading.outline, url };
     const fromOutline = !extractor.needsHtml(outline);
     // A page read from its facts alone needs its HTML no longer.
-    const candidate: Candidate = { page: { ...page, url, html: fromOutline ? '' : html, reading: undefined, ownMarkdown }, outline, aliases: [], fromOutline, contentHash: body };
+    const candidate: Candidate = {
+      page: { ...page, url, html: fromOutline ? '' : html, reading: undefined, ownMarkdown },
+      outline,
+      aliases: [],
+      fromOutline,
+      contentHash: body,
+      repetition: repetitionKeysOf(outline, options.keys),
+    };
+    options.keys.prime(outline);
     byBody.set(body, candidate);
     if (text !== null) byText.set(text, candidate);
     arrived.push(candidate);

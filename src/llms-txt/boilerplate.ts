@@ -84,12 +84,22 @@ export function findRepeatedDescriptions(
   pages: Iterable<string | readonly string[] | null | undefined>,
   options: RepetitionOptions = {},
 ): (text: string | null | undefined) => boolean {
-  const repeated = repeatedKeys(
+  return repeatedAmong(
     (function* () {
-      for (const page of pages) yield (typeof page === 'string' || !page ? [page ?? ''] : page).map(hashedKey).filter((key) => key !== null);
+      for (const page of pages) yield textKeys(page);
     })(),
     options,
   );
+}
+
+/** A page's texts (one, or all of them) as the keys findRepeatedDescriptions counts. */
+export function textKeys(page: string | readonly string[] | null | undefined): number[] {
+  return (typeof page === 'string' || !page ? [page ?? ''] : page).map(hashedKey).filter((key) => key !== null);
+}
+
+/** findRepeatedDescriptions's test from each page's keys (see textKeys), read beforehand. */
+export function repeatedAmong(pageKeys: Iterable<Iterable<number>>, options: RepetitionOptions = {}): (text: string | null | undefined) => boolean {
+  const repeated = repeatedKeys(pageKeys, options);
   return (text) => {
     const key = hashedKey(text ?? '');
     return key !== null && repeated.has(key);

@@ -29,6 +29,7 @@ import { renderFiles } from './stages/render.ts';
 import { findRepetition } from './stages/repetition.ts';
 import { placeInSections } from './stages/section.ts';
 import { summarizeByParts, summarizeSite } from './stages/summarize.ts';
+import { TextKeys } from './text-keys.ts';
 import type { GenerateOptions, GenerationResult, GenerationStats } from './generate-options.ts';
 import type { DescribedPage, PageInput, SiteSummary } from './types.ts';
 
@@ -53,16 +54,17 @@ async function listPages(input: Iterable<PageInput> | AsyncIterable<PageInput>, 
   const domPass = createDomPass(options);
   const started = performance.now();
   const onArrived = (done: number) => onProgress?.({ phase: 'extract', done, total: null });
-  const arrived = await readArrivals(input, { ...options, yieldEachPage: !options.extractor, onArrived }, domPass);
+  const keys = new TextKeys();
+  const arrived = await readArrivals(input, { ...options, yieldEachPage: !options.extractor, onArrived, keys }, domPass);
   signal?.throwIfAborted();
   const { home, candidates } = selectLanguage({ arrived, siteUrl });
-  const map = mapSite({ home, candidates, siteUrl });
+  const map = mapSite({ home, candidates, siteUrl, keys });
   const chosen = await chooseAndRead({ map, candidates, maxPages: options.maxPages ?? Infinity, domPass });
   options.onPagesRead?.();
   for (const candidate of arrived) candidate.page.html = '';
   const extractMs = Math.round(performance.now() - started);
 
-  const repetition = findRepetition(candidates.map((candidate) => candidate.outline));
+  const repetition = findRepetition(candidates, keys);
   const site = summarizeSite({ map, texts: chosen.map((page) => page.text), isRepeated: repetition.isRepeated, siteUrl });
   await yieldToEventLoop();
   const described = describePages({ map, chosen, site, repetition, markdownLink: options.markdownLink });

@@ -1,5 +1,6 @@
 // A link the parser is inside of, and what the page around it says of it when it opens: whether
 // it follows text in its list item (prose, not an entry), whether it is a "previous/next" link.
+import { resolveUrl } from '../crawl/normalize-url.ts';
 import type { Phrases } from './phrases.ts';
 
 export interface PendingLink {
@@ -41,13 +42,6 @@ export function isSequenceLink(attrs: Record<string, string>, phrases: Phrases):
 
 /** An http(s) link's absolute URL without its fragment; null for any other scheme or a malformed link. */
 export function resolveHref(href: string, base: string): string | null {
-  try {
-    const target = new URL(href.trim(), base);
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return null;
-    // Cut as a string: URL's hash setter parses the whole URL again.
-    const fragment = target.href.indexOf('#');
-    return fragment === -1 ? target.href : target.href.slice(0, fragment);
-  } catch {
-    return null;
-  }
+  // Resolved as the crawler resolves the page's links, which finds the link resolved already.
+  return resolveUrl(href.trim(), base, Infinity)?.written ?? null;
 }

@@ -100,16 +100,18 @@ const MIN_EXCERPTS = 2;
 /** …and they make at least this share of its paragraphs. */
 const EXCERPT_SHARE = 0.5;
 
+/** A text's opening as listings and the pages they quote are compared by; null for a text too short to tell. */
+export function openingOf(text: string | null | undefined): string | null {
+  const key = compactKeyPrefix(text ?? '', OPENING_CHARS);
+  return key.length >= OPENING_CHARS ? key : null;
+}
+
 /**
  * Listings of excerpts (a blog's front page, a feed of articles): most of the page's paragraphs
  * open as pages it links to open. They repeat those pages, which say it better: listed under
  * Optional, though they lead to those pages as the site's navigation does.
  */
-export function findExcerptListings(outlines: readonly PageFacts[]): string[] {
-  const opening = (text: string | null | undefined) => {
-    const key = compactKeyPrefix(text ?? '', OPENING_CHARS);
-    return key.length >= OPENING_CHARS ? key : null;
-  };
+export function findExcerptListings(outlines: readonly PageFacts[], opening: (text: string | null | undefined) => string | null = openingOf): string[] {
   // A link to `/posts/a` leads to the page served at `/posts/a/`.
   const pageOf = (url: string) => pageKey(url).replace(/\/$/, '');
   const pagesOpening = new Map<string, string[]>();

@@ -22,10 +22,13 @@ export function shorten(text: string, phrases: Phrases = phrasesFor(null)): stri
   if (sentences.length > 1 && (phrases.greeting.test(sentences[0]) || phrases.resumes.test(sentences[0]))) sentences.shift();
   const kept: string[] = [];
   const said = new Set<string>();
+  let words = 0;
   for (const sentence of sentences) {
-    const key = sentenceKey(sentence);
+    // A text of one sentence has none to say twice.
+    const key = sentences.length > 1 ? sentenceKey(sentence) : '';
     if (said.has(key)) continue;
-    if (wordCount([...kept, sentence].join(' ')) > MAX_WORDS) break;
+    words += wordCount(sentence);
+    if (words > MAX_WORDS) break;
     kept.push(sentence);
     said.add(key);
   }

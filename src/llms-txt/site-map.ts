@@ -80,7 +80,8 @@ export function linkedNode(byKey: ReadonlyMap<string, MapNode>, url: string): Ma
  */
 const linked = new WeakMap<ReadonlyMap<string, MapNode>, { size: number; nodes: Map<string, MapNode | undefined> }>();
 
-export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): SiteMap {
+/** `frameOfText`: frameOf, or the job's (see TextKeys). */
+export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[], frameOfText: (text: string) => string = frameOf): SiteMap {
   const byKey = new Map<string, MapNode>();
   // Arrival order varies between crawls; the map must not.
   const sorted = [...inputs].sort((a, b) => (a.outline.url < b.outline.url ? -1 : a.outline.url > b.outline.url ? 1 : 0));
@@ -117,7 +118,7 @@ export function buildSiteMap(homeUrl: string, inputs: readonly MapInput[]): Site
   }
   for (const node of nodes) if (node.via) node.via.children.push(node);
   markMembers(nodes);
-  markAlike(nodes);
+  markAlike(nodes, frameOfText);
   let order = 0;
   const walk = (node: MapNode) => {
     node.order = order++;
@@ -248,12 +249,12 @@ function markMembers(nodes: readonly MapNode[]) {
  * that declares a Throwable.", forty times): a family, which its first few stand for; the others
  * rank as members do, after their parent's other children.
  */
-function markAlike(nodes: readonly MapNode[]) {
+function markAlike(nodes: readonly MapNode[], frameOfText: (text: string) => string) {
   for (const parent of nodes) {
     if (parent.children.length < ALIKE_MIN_PAGES) continue;
     const families = new Map<string, MapNode[]>();
     for (const child of parent.children) {
-      const frame = frameOf(child.outline.firstParagraph);
+      const frame = frameOfText(child.outline.firstParagraph);
       if (frame !== '') families.set(frame, [...(families.get(frame) ?? []), child]);
     }
     for (const family of families.values()) {

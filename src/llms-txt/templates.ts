@@ -1,7 +1,7 @@
 // Text a generator writes from one template on many pages, only names and numbers changing: an
 // API generator's "declaration: package: a.b, class: C" in every class page's meta description.
 // Such a line describes no page, though no two pages share it word for word.
-import { findRepeatedDescriptions } from './boilerplate.ts';
+import { repeatedAmong, textKeys } from './boilerplate.ts';
 import { TEMPLATE_ENOUGH_PAGES as ENOUGH_PAGES, TEMPLATE_MAX_PARTS as MAX_PARTS, TEMPLATE_MAX_WORDS_PER_SLOT as MAX_WORDS_PER_SLOT, TEMPLATE_MIN_KEPT_WORDS as MIN_KEPT_WORDS, TEMPLATE_MIN_PAGES as MIN_PAGES, TEMPLATE_SHARE as MIN_SHARE } from './tuning.ts';
 
 const PLAIN_WORD = /^\p{Ll}+[,.;:]?$/u;
@@ -34,17 +34,15 @@ export function skeletonOf(text: string): string {
 
 /** Whether a text follows a template many pages' texts follow (each page's texts counted once). */
 export function findTemplatedTexts(pages: Iterable<readonly string[]>): (text: string) => boolean {
-  // The texts tested are mostly the pages' own, tested again for each rule that reads them: each is split once.
-  const skeletons = new Map<string, string>();
-  const skeletonOfText = (text: string) => {
-    let skeleton = skeletons.get(text);
-    if (skeleton === undefined) skeletons.set(text, (skeleton = skeletonOf(text)));
-    return skeleton;
-  };
-  const isShared = findRepeatedDescriptions(
-    [...pages].map((texts) => texts.map(skeletonOfText)),
-    { minShare: MIN_SHARE, minPages: MIN_PAGES, enoughPages: ENOUGH_PAGES },
-  );
+  return templatedAmong([...pages].map((texts) => textKeys(texts.map(skeletonOf))), skeletonOf);
+}
+
+/**
+ * findTemplatedTexts's test from each page's skeletons' keys (see textKeys), read beforehand;
+ * `skeletonOfText`: skeletonOf, or the job's (see TextKeys), which makes each once.
+ */
+export function templatedAmong(pageKeys: Iterable<Iterable<number>>, skeletonOfText: (text: string) => string): (text: string) => boolean {
+  const isShared = repeatedAmong(pageKeys, { minShare: MIN_SHARE, minPages: MIN_PAGES, enoughPages: ENOUGH_PAGES });
   return (text) => {
     const skeleton = skeletonOfText(text);
     return skeleton !== '' && isShared(skeleton);

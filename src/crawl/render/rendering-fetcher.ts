@@ -66,7 +66,7 @@ export function createRenderingFetcher(inner: Fetcher, options: RenderingOptions
     if (html === null) return response;
     rendered++;
     const body = Buffer.from(html);
-    return { ...response, contentType: 'text/html; charset=utf-8', body, text: () => html };
+    return { ...response, contentType: 'text/html; charset=utf-8', body, text: () => html, bytesAreUtf8Text: () => true };
   }
 
   return {

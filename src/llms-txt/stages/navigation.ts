@@ -4,20 +4,24 @@
 import type { Candidate } from '../arrival.ts';
 import { findExcerptListings, findSecondaryPages } from '../secondary.ts';
 import { buildSiteMap, type SiteMap } from '../site-map.ts';
+import type { TextKeys } from '../text-keys.ts';
 
 export interface NavigationInput {
   home: Candidate | undefined;
   candidates: readonly Candidate[];
   /** The map's root when no home page arrived. */
   siteUrl: string;
+  /** The job's keys of its texts, made as its pages arrived. */
+  keys: TextKeys;
 }
 
-export function mapSite({ home, candidates, siteUrl }: NavigationInput): SiteMap {
+export function mapSite({ home, candidates, siteUrl, keys }: NavigationInput): SiteMap {
   const outlines = candidates.map((candidate) => candidate.outline);
   const secondary = findSecondaryPages(outlines, home?.outline);
-  const listings = new Set(findExcerptListings(outlines).filter((url) => url !== home?.outline.url));
+  const listings = new Set(findExcerptListings(outlines, keys.opening).filter((url) => url !== home?.outline.url));
   return buildSiteMap(
     home?.outline.url ?? siteUrl,
     candidates.map(({ outline, aliases, page }) => ({ outline, aliases, secondary: secondary.has(outline.url), listing: listings.has(outline.url), priority: page.priority })),
+    keys.frame,
   );
 }
