@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { generateLlmsTxt, type PageInput } from '../llms-txt/index.ts';
@@ -6,6 +7,11 @@ import { readHtml } from '../llms-txt/reading.ts';
 import { generateInThread, type GenerationSettings } from './generation-thread.ts';
 import { createGenerationThreads } from './generation-threads.ts';
 import type { CollectedPage, CollectedPages } from './page-collection.ts';
+import { GENERATION_THREAD_NICENESS, PAGE_THREAD_NICENESS } from './thread-priority.ts';
+
+/** The process's worker threads as Linux lists them (Node names each `WorkerThread`), and a thread's nice value (its stat line's 19th field). */
+const workerThreads = () => readdirSync('/proc/self/task').filter((task) => readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread');
+const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
 
 const SITE = 'https://docs.example.com/';
 // Beyond ASCII, so that a text cut at a wrong byte would show: accents, CJK, an emoji.
@@ -84,6 +90,20 @@ describe('generateInThread', () => {
     assert.equal(sizes.llmsTxt.bytes, Buffer.byteLength(inline.llmsTxt));
     assert.equal(sizes.llmsFullTxt!.bytes, Buffer.byteLength(inline.llmsFullTxt!));
     assert.ok(sizes.llmsFullTxt!.tokens > 0);
+  });
+
+  it("runs 5 nicer than the event loop, which keeps its priority (the crawl's reading thread is served first)", async () => {
+    const before = new Set(workerThreads());
+    const fresh = createGenerationThreads(MEMORY_MB);
+    try {
+      await fresh.loaded;
+      const eventLoop = niceOf(String(process.pid));
+      const started = workerThreads().filter((task) => !before.has(task));
+      assert.deepEqual(started.map(niceOf), [Math.min(19, eventLoop + GENERATION_THREAD_NICENESS)]);
+      assert.ok(GENERATION_THREAD_NICENESS < PAGE_THREAD_NICENESS, 'served before the extracting threads');
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('tells once its waiting thread has loaded its code and tokenizer, the thread still waiting', async () => {
