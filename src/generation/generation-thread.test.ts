@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import { generateLlmsTxt, type PageInput } from '../llms-txt/index.ts';
@@ -8,10 +7,7 @@ import { generateInThread, type GenerationSettings } from './generation-thread.t
 import { createGenerationThreads } from './generation-threads.ts';
 import type { CollectedPage, CollectedPages } from './page-collection.ts';
 import { GENERATION_THREAD_NICENESS, PAGE_THREAD_NICENESS } from './thread-priority.ts';
-
-/** The process's worker threads as Linux lists them (Node names each `WorkerThread`), and a thread's nice value (its stat line's 19th field). */
-const workerThreads = () => readdirSync('/proc/self/task').filter((task) => readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim() === 'WorkerThread');
-const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
+import { niceOf, workerThreads } from './testing/threads.ts';
 
 const SITE = 'https://docs.example.com/';
 // Beyond ASCII, so that a text cut at a wrong byte would show: accents, CJK, an emoji.

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getHeapStatistics } from 'node:v8';
@@ -10,20 +9,8 @@ import { pageContentHash } from '../llms-txt/index.ts';
 import { decodeBody } from '../crawl/charset.ts';
 import { readCrawledPage } from './crawled-page-reading.ts';
 import { PAGE_THREAD_NICENESS } from './thread-priority.ts';
+import { niceOf, workerThreads } from './testing/threads.ts';
 
-/**
- * The process's worker threads, as Linux lists them (Node names each `WorkerThread`): counting every
- * thread would also count those libuv or V8 start on demand mid-test, which never end.
- */
-const workerThreads = () => readdirSync('/proc/self/task').filter((task) => commandOf(task) === 'WorkerThread');
-/** A thread's name; none for a thread that ended since the folder was listed. */
-const commandOf = (task: string) => {
-  try {
-    return readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim();
-  } catch {
-    return null;
-  }
-};
 const threadCount = () => workerThreads().length;
 
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -145,8 +132,6 @@ describe('the page pool', () => {
   });
 });
 
-/** A thread's nice value, the 19th field of its stat line (after the command name, which may hold spaces). */
-const niceOf = (task: string) => Number(readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1].split(' ')[16]);
 
 describe('the warm-up', () => {
   it("reads a made-up manual's page as the outline reads a real one: contents, prose and chrome apart", () => {
