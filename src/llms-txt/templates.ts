@@ -19,7 +19,9 @@ export function skeletonOf(text: string): string {
   let kept = 0;
   let slots = 0;
   let previousWasSlot = false;
-  for (const token of text.split(/\s+/)) {
+  const tokens = text.split(/\s+/);
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index];
     if (token === '') continue;
     // A sentence's capitalised first word ("A functional interface like …") is a word, not a name.
     const isWord = PLAIN_WORD.test(token) || (parts.length === 0 && OPENING_WORD.test(token));
@@ -27,6 +29,8 @@ export function skeletonOf(text: string): string {
     else if (!previousWasSlot) slots++;
     if (parts.length < MAX_PARTS && (isWord || !previousWasSlot)) parts.push(isWord ? token : SLOT);
     previousWasSlot = !isWord;
+    // Prose: too many words for the slots the rest could still add, were it all names.
+    if (kept > (slots + tokens.length - 1 - index) * MAX_WORDS_PER_SLOT) return '';
   }
   const mostlyNames = slots > 0 && kept <= slots * MAX_WORDS_PER_SLOT;
   return mostlyNames && parts.filter((part) => part !== SLOT).length >= MIN_KEPT_WORDS ? parts.join(' ') : '';

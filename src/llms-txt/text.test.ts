@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compactKey, compactKeyPrefix, decodeEntities, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord, withoutBuildStamps } from './text.ts';
+import { compactKey, compactKeyPrefix, decodeEntities, hashOf, NOT_ASCII, normalizeWhitespace, splitSentences, summarizeToSentences, tokenOverlap, truncateAtWord, withoutBuildStamps } from './text.ts';
 
 describe('splitSentences', () => {
   test('splits prose at sentence ends', () => {
@@ -83,4 +83,19 @@ test("compactKeyPrefix is compactKey's beginning, a final sigma at a cut include
     `${'-- '.repeat(100)}Wörter über Straßen, İstanbul ${'und mehr '.repeat(30)}`,
   ];
   for (const text of texts) for (const chars of [1, 5, 40, 120]) assert.equal(compactKeyPrefix(text, chars), compactKey(text).slice(0, chars), `${chars}: ${text.slice(0, 30)}`);
+});
+
+test('compactKey keeps letters and digits of any script, lowercased, and nothing else', () => {
+  assert.equal(compactKey('GitHub Docs (v2.0)'), 'githubdocsv20');
+  assert.equal(compactKey('Wörter über Straßen, İstanbul'), 'wörterüberstraßenistanbul');
+  assert.equal(compactKey('“Quoted” — text…'), 'quotedtext');
+  assert.equal(compactKey('ΟΔΟΣ ΑΣ'), 'οδοςας');
+});
+
+test("hashOf reads a text as its compact key: other scripts' punctuation left out, their letters and digits as NOT_ASCII", () => {
+  const asKey = (text: string) => hashOf(text, true);
+  assert.equal(asKey('“Quoted” — text…\u00a0here'), hashOf('quotedtexthere'));
+  assert.equal(asKey('Plain text, here.'), hashOf('plaintexthere'));
+  assert.equal(asKey('— …'), null);
+  for (const text of ['Wörter über', 'ΑΣ', 'Löwe', '١٢٣ digits', 'Ⅻ chapters', 'math 𝐀', 'emoji 😀 here']) assert.equal(asKey(text), NOT_ASCII, text);
 });
