@@ -1,6 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findTemplatedTexts, frameOf, skeletonOf } from './templates.ts';
+import { textKeys } from './boilerplate.ts';
+import { frameOf, skeletonOf, templatedAmong } from './templates.ts';
+
+/** Whether a text follows a template many of these pages' texts follow. */
+const findTemplatedTexts = (pages: ReadonlyArray<readonly string[]>) => templatedAmong(pages.map((texts) => textKeys(texts.map(skeletonOf))), skeletonOf);
 
 test('a line made of names in a fixed frame has a skeleton; prose that merely opens alike has none', () => {
   assert.equal(skeletonOf('declaration: module: org.acme.base, package: org.acme.lang, class: StringUtils'), 'declaration: module: #');

@@ -1,7 +1,7 @@
 // Text a generator writes from one template on many pages, only names and numbers changing: an
 // API generator's "declaration: package: a.b, class: C" in every class page's meta description.
 // Such a line describes no page, though no two pages share it word for word.
-import { repeatedAmong, textKeys } from './boilerplate.ts';
+import { repeatedAmong } from './boilerplate.ts';
 import { TEMPLATE_ENOUGH_PAGES as ENOUGH_PAGES, TEMPLATE_MAX_PARTS as MAX_PARTS, TEMPLATE_MAX_WORDS_PER_SLOT as MAX_WORDS_PER_SLOT, TEMPLATE_MIN_KEPT_WORDS as MIN_KEPT_WORDS, TEMPLATE_MIN_PAGES as MIN_PAGES, TEMPLATE_SHARE as MIN_SHARE } from './tuning.ts';
 
 const PLAIN_WORD = /^\p{Ll}+[,.;:]?$/u;
@@ -36,13 +36,9 @@ export function skeletonOf(text: string): string {
   return mostlyNames && parts.filter((part) => part !== SLOT).length >= MIN_KEPT_WORDS ? parts.join(' ') : '';
 }
 
-/** Whether a text follows a template many pages' texts follow (each page's texts counted once). */
-export function findTemplatedTexts(pages: Iterable<readonly string[]>): (text: string) => boolean {
-  return templatedAmong([...pages].map((texts) => textKeys(texts.map(skeletonOf))), skeletonOf);
-}
-
 /**
- * findTemplatedTexts's test from each page's skeletons' keys (see textKeys), read beforehand;
+ * Whether a text follows a template many pages' texts follow (each page's texts counted once),
+ * from each page's skeletons' keys (`textKeys` of their skeletonOf), read beforehand;
  * `skeletonOfText`: skeletonOf, or the job's (see TextKeys), which makes each once.
  */
 export function templatedAmong(pageKeys: Iterable<Iterable<number>>, skeletonOfText: (text: string) => string): (text: string) => boolean {
