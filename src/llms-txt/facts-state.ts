@@ -14,7 +14,7 @@ export const LIST_TAGS = new Set(['ul', 'ol', 'dl']);
 const MAX_LINKS = 1500;
 const MAX_ITEM_CAPTION_CHARS = 60;
 /** A file's header comment fits in its first lines. */
-const MAX_CODE_OPENING_CHARS = 1000;
+export const MAX_CODE_OPENING_CHARS = 1000;
 
 /**
  * A lead paragraph that ends where a list begins ("In this section you will learn how to:"): its

@@ -147,6 +147,32 @@ describe('generateLlmsTxt', () => {
     assert.deepEqual(titles, ['Acme Guide', 'Chapter 1', 'Chapter 2', 'Chapter 3']);
   });
 
+  test('a manual written as preformatted text lists its pages as its own, each described by its first paragraph of prose', async () => {
+    const helpPage = (name: string, prose: string, links: string) => ({
+      url: `https://acme.dev/${name}.html`,
+      html: `<html><head><title>Acme help: ${name}</title></head><body><h1>Acme help: ${name}</h1><pre>
+*${name}.txt*\tFor Acme version 9.0.  Last change: 2024 May 01
+
+\t\t    ACME REFERENCE MANUAL
+
+${prose}
+
+${links}
+${'    shelf.add(plank)  \t\tadds a plank\n'.repeat(20)}</pre></body></html>`,
+    });
+    const pages = [
+      helpPage('help', 'Acme is a shelving system.  This manual tells how to plan, build and load its shelves.', 'Read <a href="motion.html">motion</a> and <a href="racks.html">racks</a>.'),
+      helpPage('motion', 'These commands move a shelf along its rail.  Each takes a count.', '<a href="help.html">help</a>'),
+      helpPage('racks', 'A rack holds shelves of one depth side by side.', '<a href="help.html">help</a>'),
+    ];
+    const result = await generateLlmsTxt(arriving(pages), { siteUrl: 'https://acme.dev/help.html', method: 'simple' });
+    const links = parseLlmsTxt(result.llmsTxt).sections.flatMap((section) => section.links.map((link) => [section.name, link.title, link.notes]));
+    assert.deepEqual(links.slice(1), [
+      ['Pages', 'motion', 'These commands move a shelf along its rail. Each takes a count.'],
+      ['Pages', 'racks', 'A rack holds shelves of one depth side by side.'],
+    ]);
+  });
+
   test("a page only mentioned in another folder's running text is listed with its own folder's pages", async () => {
     const home = manualPage(
       'index.html',

@@ -58,7 +58,7 @@ const DESCRIPTION_RULES = {
     example: '<meta name="description" content="How to install Acme on Linux, macOS and Windows."> → that sentence',
   },
   'description.paragraph': {
-    prefers: 'the first paragraph that states something, cut to whole sentences; rejects banners, lead-ins, fragments and text many pages share',
+    prefers: 'the first paragraph that states something, cut to whole sentences (on a page written as preformatted text, its blocks of flowing sentences); rejects banners, lead-ins, fragments and text many pages share',
     why: 'a page’s opening paragraph usually says what it covers',
     example: '"The scheduler runs jobs at fixed times. It retries failed jobs twice." → both sentences',
   },

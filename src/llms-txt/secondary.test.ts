@@ -105,6 +105,15 @@ describe('source listings', () => {
     ];
     assert.deepEqual([...findSecondaryPages(pages, pages[0])], ['https://acme.dev/src/Acme-Shelf.html']);
   });
+
+  test('where nearly every page is preformatted text (a plain-text manual as HTML), those pages are the manual, not listings', () => {
+    const text = (name: string) => `<h1>Manual: ${name}</h1><pre>*${name}.txt*\tFor version 9.0\n\nThese commands move the cursor position. ${'They work in every mode. '.repeat(30)}</pre>`;
+    const manual = ['help', 'motion', 'windows', 'options'].map((name) => listing(`/${name}.html`, text(name)));
+    assert.deepEqual([...findSecondaryPages(manual, manual[0])], []);
+    // One listing among three pages of documentation stays a listing.
+    const api = [page('/', 'Acme'), page('/shelf.html', 'Shelf'), page('/joint.html', 'Joint'), listing('/src/Acme-Shelf.html', `<pre>${code}</pre>`)];
+    assert.deepEqual([...findSecondaryPages(api, api[0])], ['https://acme.dev/src/Acme-Shelf.html']);
+  });
 });
 
 describe('glossaries', () => {

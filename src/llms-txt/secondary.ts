@@ -10,7 +10,7 @@ import { pageKey } from './site-map.ts';
 import { compactKeyPrefix, withoutNumbering } from './text.ts';
 import { findSharedTitleEnds } from './title.ts';
 import { isSourceListing } from './source-listing.ts';
-import { GLOSSARY_MAX_DEFINITION_CHARS, GLOSSARY_MIN_TERMS, GLOSSARY_SORTED_SHARE } from './tuning.ts';
+import { GLOSSARY_MAX_DEFINITION_CHARS, GLOSSARY_MIN_TERMS, GLOSSARY_SORTED_SHARE, MAX_SOURCE_LISTING_SITE_SHARE } from './tuning.ts';
 
 /** A contents page lists at least this many pages, and twice as many as the site's median page. */
 const MIN_CONTENTS_TARGETS = 10;
@@ -53,6 +53,7 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
   const namesByHome = new Map<string, string[]>();
   for (const link of home?.links ?? []) namesByHome.set(link.url, [...(namesByHome.get(link.url) ?? []), link.text]);
   const listsTheSite = contentsLister(outlines);
+  const isListing = sourceListingTest(outlines);
   // The end most titles share is the site's name (Texinfo's "Function Index (GNU Octave …)").
   const sharedTail = findSharedTitleEnds(outlines.map((outline) => outline.documentTitle ?? '')).tail;
   for (const outline of outlines) {
@@ -61,11 +62,22 @@ export function findSecondaryPages(outlines: readonly PageFacts[], home?: PageFa
     const names = namesByHome.get(outline.url);
     const namedAsPart = names !== undefined && !names.some((name) => isSecondaryTitle(name, phrases));
     const titled = (pattern: RegExp) => titles.some((title) => title !== null && pattern.test(title));
-    if (isSourceListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || ANY_LANGUAGE_TITLES.some(titled) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
+    if (isListing(outline) || isGlossary(outline) || titled(phrases.secondaryTitle) || ANY_LANGUAGE_TITLES.some(titled) || (titled(phrases.indexTitle) && !namedAsPart) || (titled(phrases.contentsTitle) && listsTheSite(outline))) {
       secondary.add(outline.url);
     }
   }
   return secondary;
+}
+
+/**
+ * Source listings stand beside the pages that document their code: where nearly all of a site's
+ * pages are preformatted text (a plain-text manual converted to HTML, each page one `<pre>`), that
+ * text is the documentation, not listings of it.
+ */
+function sourceListingTest(outlines: readonly PageFacts[]): (outline: PageFacts) => boolean {
+  const listings = outlines.filter(isSourceListing).length;
+  const site = listings <= MAX_SOURCE_LISTING_SITE_SHARE * outlines.length;
+  return (outline) => site && isSourceListing(outline);
 }
 
 /** A term a glossary's list defines: a few words, no identifier ("not nullable"; not "ALLOWED_HOSTS", "getName()"). */

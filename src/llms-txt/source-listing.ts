@@ -67,3 +67,37 @@ function commentParagraphs(code: string): string[] {
   flush();
   return paragraphs;
 }
+
+/** A paragraph of prose has at least this many words… */
+const MIN_PROSE_WORDS = 6;
+/** …at least this share of them plain lower-case words… */
+const MIN_PLAIN_WORD_SHARE = 0.5;
+/** …and a sentence's end. */
+const SENTENCE_END = /[.!?](?:\s|$)/;
+/** A text up to its last sentence's end. */
+const WHOLE_SENTENCES = /^[\s\S]*[.!?](?=\s)/;
+/** Columns laid out in the text (a table, a tag beside a heading): not a paragraph. */
+const ALIGNED_COLUMNS = /\S(?: *\t[ \t]*| {3,})\S/;
+/** A list's item ("2. changing the buffer", "- one"): a line of a list, not of a paragraph. */
+const LIST_ITEM = /^(?:\d+[.)]|[-*•])\s/;
+
+/**
+ * The paragraphs of prose in a page written as preformatted text (a plain-text manual converted to
+ * HTML, each page one `<pre>`): blocks between blank lines whose lines are flowing sentences, not
+ * a header line, a title, a table or an example.
+ */
+export function preformattedProse(text: string, { cut }: { cut: boolean }): string[] {
+  const paragraphs: string[] = [];
+  const blocks = text.split(/\n[ \t]*\n/);
+  // The text's opening cut at a length: its last block is read up to its last sentence's end.
+  if (cut) blocks.push(WHOLE_SENTENCES.exec(blocks.pop()!)?.[0] ?? '');
+  for (const block of blocks) {
+    const lines = block.split('\n').filter((line) => line.trim() !== '');
+    if (lines.length === 0 || lines.some((line, index) => /^\s/.test(line) || ALIGNED_COLUMNS.test(line) || (index > 0 && LIST_ITEM.test(line)))) continue;
+    const paragraph = lines.map((line) => line.trim()).join(' ');
+    const words = paragraph.split(/\s+/);
+    const plain = words.filter((word) => PLAIN_WORD.test(word)).length;
+    if (words.length >= MIN_PROSE_WORDS && plain >= MIN_PLAIN_WORD_SHARE * words.length && SENTENCE_END.test(paragraph) && !NOT_PROSE.test(paragraph)) paragraphs.push(paragraph);
+  }
+  return paragraphs;
+}

@@ -54,6 +54,11 @@ export const TEMPLATE_MAX_WORDS_PER_SLOT = 2.5;
 
 /** A page whose text is this share code (in <pre>) is a source listing. */
 export const SOURCE_LISTING_SHARE = 0.9;
+/**
+ * Source listings are at most this share of a site's pages (an API generator's one per source
+ * file, beside the pages on that code); more, and the site writes its pages as preformatted text.
+ */
+export const MAX_SOURCE_LISTING_SITE_SHARE = 0.75;
 /** A glossary defines at least this many terms… */
 export const GLOSSARY_MIN_TERMS = 8;
 /** …in alphabetical order: at least this share of them follow the one before. */

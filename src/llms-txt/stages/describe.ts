@@ -7,7 +7,8 @@ import { phrasesFor } from '../phrases.ts';
 import { refineTitles } from '../site.ts';
 import { isOptional, type MapNode, type SiteMap } from '../site-map.ts';
 import { shorten } from '../shorten.ts';
-import { isSourceListing, listingComment } from '../source-listing.ts';
+import { isSourceListing, listingComment, preformattedProse } from '../source-listing.ts';
+import { MAX_CODE_OPENING_CHARS } from '../facts-state.ts';
 import { compactKey } from '../text.ts';
 import type { DescribedPage, OwnMarkdown, SiteSummary } from '../types.ts';
 import type { ChosenPage } from './choose.ts';
@@ -62,16 +63,20 @@ function listedHere(child: MapNode, repetition: SiteRepetition): boolean {
 type LanguageSignals = Pick<DescriptionSignals, 'english' | 'phrases'>;
 
 function signalsOf({ node, text }: ChosenPage, title: string, language: LanguageSignals, repetition: SiteRepetition): DescriptionSignals {
+  // A page of preformatted text is a source listing where the site counts it secondary (see
+  // findSecondaryPages), else a page of the site's own, its prose in the preformatted text.
+  const listing = node.secondary && isSourceListing(node.outline);
+  const preformatted = !node.secondary && isSourceListing(node.outline);
   return {
     ...language,
     title,
     purposeLine: node.outline.purposeLine,
     metaDescription: text.metaDescription,
-    paragraphs: [...node.outline.paragraphs, text.firstParagraph],
+    paragraphs: [...node.outline.paragraphs, text.firstParagraph, ...(preformatted ? preformattedProse(node.outline.codeOpening, { cut: node.outline.codeOpening.length >= MAX_CODE_OPENING_CHARS }) : [])],
     childTitles: node.children.filter((child) => !child.secondary && listedHere(child, repetition)).map((child) => child.viaLink!.text),
     headings: text.headings.filter((heading) => !repetition.isTemplateHeading(heading)),
     terms: node.outline.terms,
-    listingComment: isSourceListing(node.outline) ? listingComment(node.outline.codeOpening) : null,
+    listingComment: listing ? listingComment(node.outline.codeOpening) : null,
     h1: node.outline.h1,
     get linkTexts() {
       return node.outline.links.map((link) => link.text).filter((text) => !repetition.isMenuLink(text));
