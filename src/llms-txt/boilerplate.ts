@@ -167,6 +167,13 @@ export function isSynopsisHeading(heading: string): boolean {
 /** Ends in a question mark, perhaps followed by an aside, a closing quote or a permalink's "¶". */
 export const QUESTION = /\?(?:\s*\([^()]*\))?[^\p{L}\p{N}]*$/u;
 
+/**
+ * A quotation standing alone, perhaps with its source after a dash (an epigraph: "“It is better to
+ * be approximately right than exactly wrong.” -- Old adage"), or its source alone after the dash
+ * that opens it ("— Ann Smith (paraphrased)"): someone else's words, not what the page or the site is.
+ */
+export const QUOTATION = /^(?:["“«„][^"“”«»„]+["”»“]\s*(?:(?:--|[—–-])\s*[^"“”«»„]+)?|(?:--|—)\s*[^\s-].*)$/u;
+
 /** A name opening a declaration: "getWidget(", "Widget<T>", "Handler: (event) => void". */
 const DECLARED_NAME = /^([\p{L}_$][\w$.]*)(?:[(<]|:\s*[^\s\p{L}\p{N}])/u;
 

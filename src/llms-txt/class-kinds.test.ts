@@ -28,3 +28,19 @@ describe('a class that says what an element has, not what it is', () => {
     assert.ok(page.textChars > 40);
   });
 });
+
+describe('asides by their class', () => {
+  test("DocBook's legal notice is not the page's text; an epigraph may be the site's own tagline", () => {
+    const page = readPageFacts(
+      '<html><body><div class="chapter"><h2 class="title">Chapter 12. Acme.CRC</h2><div class="legalnotice"><p>Free to use under the terms given in the file LICENSE that comes with it.</p></div>' +
+        '<p>Acme.CRC computes cyclic redundancy codes over any buffer.</p></div></body></html>',
+      'https://docs.example/crc.html',
+    );
+    assert.equal(page.firstParagraph, 'Acme.CRC computes cyclic redundancy codes over any buffer.');
+    const home = readPageFacts(
+      '<html><body><main><h1>Welcome</h1><blockquote class="epigraph"><div><p>Acme makes it easy to build shelves out of widgets.</p></div></blockquote><p>Here are its main features:</p></main></body></html>',
+      'https://docs.example/',
+    );
+    assert.equal(home.firstParagraph, 'Acme makes it easy to build shelves out of widgets.');
+  });
+});

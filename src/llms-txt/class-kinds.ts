@@ -20,9 +20,10 @@ export const NAV_ID = /^(?:toc|nav|sidebar|menu)/i;
 const CAPTION_CLASS = /(?:^|\s)caption(?:-text)?(?:$|\s)/;
 const REFNAMEDIV_CLASS = /(?:^|\s)refnamediv(?:$|\s)/;
 // Asides: "See also" boxes (pointers to other parts of the site), notes, tips and warnings (Sphinx's
-// admonitions, DocBook's boxes): not this page's entries, nor its text. (An admonition of a title of
-// its own, Django's "About this document", is the page's text.)
-const ASIDE_CLASSES = ['seealso', 'note', 'tip', 'hint', 'important', 'warning', 'caution', 'attention', 'danger'];
+// admonitions, DocBook's boxes), DocBook's legal notices: not this page's entries, nor its text. (An
+// admonition of a title of its own, Django's "About this document", is the page's text; an
+// epigraph may be the site's own tagline, as on Sphinx's home page: quotations are told by their marks.)
+const ASIDE_CLASSES = ['seealso', 'note', 'tip', 'hint', 'important', 'warning', 'caution', 'attention', 'danger', 'legalnotice'];
 const ASIDE_CLASS = new RegExp(`(?:^|\\s)(?:${ASIDE_CLASSES.join('|')})(?:$|\\s)`);
 // Sphinx's glossary directive (and themes that follow it): a definition list of the site's terms.
 const GLOSSARY_CLASS = /(?:^|\s)glossary(?:$|\s)/;

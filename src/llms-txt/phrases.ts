@@ -53,7 +53,7 @@ const ENGLISH: Phrases = {
   sequenceText: /^[«‹←<\s]*(?:prev|previous|next|up)(?:\s+(?:page|chapter|topic))?[\s»›→>]*$/i,
   sequenceTitle: /^(?:previous|next) (?:chapter|topic|page)$/i,
   byline: /^(?:by|posted|published|updated|written|last (?:updated|modified)|share|tags?|filed under)\b/i,
-  legalNotice: /^copyright\b|\ball rights reserved\b|^permission is (?:hereby )?granted\b|\bwe use cookies\b/i,
+  legalNotice: /^copyright\b|\ball rights reserved\b|^permission is (?:hereby )?granted\b|\bwe use cookies\b|^(?:distributed|licensed|released) under the\b[^.]*\blicen[cs]e\b|\bdistribution is subject to the\b[^.]*\blicen[cs]e\b/i,
   noise:
     /^(?:by\s+\p{Lu}|written\s+by|authors?\b|posted\b|published\b|last\s+(?:modified|updated?|changed)|this\s+page\s+(?:was\s+)?last|page\s+last|copyright\b|all\s+rights\s+reserved|skip\s+to|jump\s+to|table\s+of\s+contents|contents\b|previous\b|next\b|up\b|home\b|navigation\b|search\b|version\s+\d|(?:changed|new|added)\s+in\s+version\b|deprecated\s+since\b|module\s+authors?:|note:|default:|see\s+also\b|source\s+code:)/iu,
   namesNothing: /^(?:more(?:\s+(?:information|details))?|read\s+more|learn\s+more|click\s+here|here)$/i,

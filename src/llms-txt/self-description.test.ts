@@ -58,6 +58,23 @@ describe('describePage', () => {
     assert.equal(describePage({ ...signals, title: 'The Manual', headings: [], paragraphs }, nothingRepeated), 'This manual documents how to run, install and port the program, and how to report bugs.');
   });
 
+  it("passes over an epigraph, its source on a line of its own, and a licence's distribution notice to what the chapter is", () => {
+    const paragraphs = [
+      'Distributed under the Acme Software License, Version 1.0. (See the accompanying file LICENSE_1_0.txt.)',
+      'Use, modification and distribution is subject to the Acme Software License, Version 1.0.',
+      '“Why program by hand in five days what you can spend five years of your life automating?”',
+      '-- Terrence Parr, author of a parser generator',
+      '“It is better to be approximately right than exactly wrong.” -- Old adage',
+      'Acme.Accumulators is a library for incremental statistical computation.',
+    ];
+    assert.equal(describePage({ ...signals, title: 'Chapter 1. Acme.Accumulators', headings: [], paragraphs }, nothingRepeated), 'Acme.Accumulators is a library for incremental statistical computation.');
+  });
+
+  it('keeps a sentence that opens with a quoted name', () => {
+    const paragraphs = ['“Shelf” is the name of the container every widget is stored in.'];
+    assert.equal(describePage({ ...signals, title: 'Shelves', headings: [], paragraphs }, nothingRepeated), paragraphs[0]);
+  });
+
   it('passes over the module author and version notes Sphinx puts before a page\'s first paragraph', () => {
     const extension = { ...signals, title: 'sphinx.ext.todo', headings: [] };
     const paragraphs = ['Module author: Daniel Bültmann', 'Changed in version 2.0: Support CNAME file', 'There are two additional directives when using this extension.'];

@@ -2,7 +2,7 @@
 // purpose line ("SELECT — retrieve rows from a table or view"), its meta description, its first
 // paragraph; a contents page without prose is summarised by its children's titles. Text many
 // pages share, navigation, bylines, dates and hashes describe nothing and are passed over.
-import { declaresItsTitle, isBoilerplateDescription, QUESTION } from './boilerplate.ts';
+import { declaresItsTitle, isBoilerplateDescription, QUESTION, QUOTATION } from './boilerplate.ts';
 import { phrasesFor, type Phrases } from './phrases.ts';
 import type { DescriptionRule } from './rules.ts';
 import { shorten } from './shorten.ts';
@@ -77,7 +77,7 @@ export function describeByRule(signals: DescriptionSignals, isRepeated: (text: s
   let lastResort: string | null = null;
   for (const paragraph of signals.paragraphs) {
     const text = usable(paragraph);
-    if (!text || wordCount(text) < 4 || phrases.fragment.test(text)) continue;
+    if (!text || wordCount(text) < 4 || phrases.fragment.test(text) || QUOTATION.test(text)) continue;
     if (saysNothingOfItsPage(text, phrases)) lastResort ??= text;
     else if (leadsOn(text, phrases) || phrases.continues.test(text) || (shortPurpose && text.endsWith(':')) || declaresItsTitle(text, signals.title)) leadIn ??= text;
     else return ruled('description.paragraph', cut(text));

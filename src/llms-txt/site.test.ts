@@ -40,6 +40,16 @@ describe('inferSite', () => {
     assert.equal(site.summary, '');
   });
 
+  test("a question or a quotation does not sum a site up: the home page's next text does", () => {
+    const home = readPageFacts(
+      '<html lang="en"><head><title>Acme</title></head><body><h1>Acme</h1><p>Q2. Where can I discuss Acme with other users?</p>' +
+        '<p>“Widgets should snap, not screw.” — Ann Smith</p><p>The toolkit draws graphs from plain-text descriptions of their nodes.</p></body></html>',
+      'https://acme.dev/',
+    );
+    const site = inferSite('https://acme.dev/', [text('https://acme.dev/', { title: 'Acme', firstParagraph: home.firstParagraph })], { home });
+    assert.equal(site.summary, 'The toolkit draws graphs from plain-text descriptions of their nodes.');
+  });
+
   test('names the site from og:site_name and summarizes it with the home page description', () => {
     const site = inferSite('https://acme.dev/', [
       text('https://acme.dev/docs/a', { siteName: 'Acme' }),

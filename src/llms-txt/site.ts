@@ -1,6 +1,6 @@
 // Site-level decisions the pages make together: the site's name and summary, and titles that turn
 // out to be site-wide boilerplate once all pages are seen.
-import { findRepeatedDescriptions, isBoilerplateDescription } from './boilerplate.ts';
+import { findRepeatedDescriptions, isBoilerplateDescription, QUESTION, QUOTATION } from './boilerplate.ts';
 import { isEntry, type PageFacts } from './page-facts.ts';
 import { titleFromUrl, type PageText, type TitleRule } from './page-text.ts';
 import { compactKey, listOf, normalizeWhitespace, splitSentences, summarizeToSentences, writesOutAddress } from './text.ts';
@@ -68,7 +68,9 @@ export function inferSite(siteUrl: string, pages: readonly PageText[], context: 
   const phrases = phrasesFor(language);
   const usable = (text: string | null | undefined) => {
     const clean = normalizeWhitespace(text);
-    return clean.split(' ').length >= 5 && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean, phrases) && !phrases.legalNotice.test(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
+    // A question or a quotation does not say what the site is ("Where can I discuss Acme?").
+    const saysWhatItIs = !QUESTION.test(clean) && !QUOTATION.test(clean);
+    return clean.split(' ').length >= 5 && saysWhatItIs && (!english || readsAsEnglish(clean)) && !isRepeated(clean) && !isBoilerplateDescription(clean, phrases) && !phrases.legalNotice.test(clean) && !homeTitles.has(compactKey(clean)) && !isNoticeOrByline(clean, name)
       ? clean
       : null;
   };
