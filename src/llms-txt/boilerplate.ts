@@ -172,7 +172,7 @@ export const QUESTION = /\?(?:\s*\([^()]*\))?[^\p{L}\p{N}]*$/u;
  * be approximately right than exactly wrong.” -- Old adage"), or its source alone after the dash
  * that opens it ("— Ann Smith (paraphrased)"): someone else's words, not what the page or the site is.
  */
-export const QUOTATION = /^(?:["“«„][^"“”«»„]+["”»“]\s*(?:(?:--|[—–-])\s*[^"“”«»„]+)?|(?:--|—)\s*[^\s-].*)$/u;
+export const QUOTATION = /^(?:["“«„][^"“”«»„]+["”»“]\s*(?:(?:--|[—–-])\s*[^"“”«»„\s][^"“”«»„]*)?|(?:--|—)\s*[^\s-].*)$/u;
 
 /** A name opening a declaration: "getWidget(", "Widget<T>", "Handler: (event) => void". */
 const DECLARED_NAME = /^([\p{L}_$][\w$.]*)(?:[(<]|:\s*[^\s\p{L}\p{N}])/u;

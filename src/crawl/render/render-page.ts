@@ -47,6 +47,9 @@ export async function renderPage(browser: Browser, input: RenderInput): Promise<
     await context.route('**/*', (route) => answer(route, input, traffic, budget));
     const rendering = (async () => {
       await page.goto(input.url, { waitUntil: 'load', timeout: input.timeoutMs });
+      // The quiet counts from the load too: on a busy machine the load can come more than QUIET_MS
+      // after the last script was served, before the requests those scripts then start reach us.
+      traffic.lastEnded = Math.max(traffic.lastEnded, Date.now());
       while (!budget.aborted && (traffic.inFlight > 0 || Date.now() - traffic.lastEnded < QUIET_MS)) await delay(QUIET_MS / 3);
       return page.content();
     })();
