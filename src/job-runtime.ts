@@ -15,6 +15,7 @@ import type { GenerationJob } from './generation/generation.ts';
 import { generationJobKind } from './generation/generation-job.ts';
 import { createGenerationThreads, type GenerationThreads } from './generation/generation-threads.ts';
 import { createPagePool, type PagePool } from './generation/page-pool.ts';
+import { bundlePageWorker, type PageWorkerBundle } from './generation/page-worker-bundle.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { startScheduler } from './schedules/scheduler.ts';
 import { startWebhookDelivery } from './webhooks/delivery.ts';
@@ -59,8 +60,10 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
   );
   await queue.start();
   const crawl = crawlOptionsFrom(deps.config);
-  const pages = options.workers ? createPagePool(undefined, { warm: options.warmUp }) : null;
   const threads = options.workers ? createGenerationThreads(deps.config.generation.threadMemoryMb, { warm: options.warmUp }) : null;
+  // Bundled while the generation thread loads; tests' runtimes (no warm-up) skip the half second.
+  const bundle = options.workers && options.warmUp ? await bundleOrNot(log) : null;
+  const pages = options.workers ? createPagePool(undefined, { warm: options.warmUp, workerFile: bundle?.file }) : null;
   // Chromium starts with the first page a job renders, not here.
   const renderer = options.workers ? new BrowserPool(deps.config.render) : null;
   // Jobs are taken once the threads are warm: a first job beside their start ran up to a fifth slower (docs/decisions/isolation.md).
@@ -96,8 +99,19 @@ export async function startJobRuntime(deps: JobRuntimeDeps, log: FastifyBaseLogg
       await stopScheduler();
       await queue.stop();
       await pages?.close();
+      bundle?.remove();
       await threads?.close();
       await renderer?.close();
     },
   };
+}
+
+/** The page worker's bundle (see bundlePageWorker), or null: the page threads then load its modules, slower to start. */
+async function bundleOrNot(log: FastifyBaseLogger): Promise<PageWorkerBundle | null> {
+  try {
+    return await bundlePageWorker();
+  } catch (error) {
+    log.warn({ err: error }, 'the page worker was not bundled: the page threads load its modules one by one (slower to start)');
+    return null;
+  }
 }

@@ -30,6 +30,9 @@ registerHooks({
 describe('the service started by npm start', () => {
   let work: string;
   let loaded: Set<string>;
+  /** the files of each page worker bundle while the service serves */
+  let bundlesServing: string[][];
+  const pageWorkerBundles = (folder: string) => readdirSync(folder).filter((name) => name.startsWith('llmstxt-page-worker-'));
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'startup-'));
@@ -50,6 +53,7 @@ describe('the service started by npm start', () => {
     });
     try {
       await untilReady(`http://127.0.0.1:${port}/api/v1/ready`);
+      bundlesServing = pageWorkerBundles(work).map((name) => readdirSync(join(work, name)));
     } finally {
       service.kill('SIGTERM');
       await new Promise((resolve) => service.once('exit', resolve));
@@ -61,6 +65,12 @@ describe('the service started by npm start', () => {
   it('loads the packages it serves with, and none of the SDKs its configuration does not use', () => {
     for (const used of ['fastify', '@electric-sql/pglite', 'pg-boss']) assert.ok(loaded.has(used), `${used} is loaded`);
     assert.deepEqual(UNUSED_BY_DEFAULT.filter((name) => loaded.has(name)), []);
+  });
+
+  it('runs its page threads from a bundle of their code made at start, and deletes it at exit', () => {
+    assert.equal(bundlesServing.length, 1);
+    assert.ok(bundlesServing[0].includes('page-worker.mjs'), bundlesServing[0].join(' '));
+    assert.deepEqual(pageWorkerBundles(work), []);
   });
 
   it('leaves its compiled modules in the compile cache for the next start', () => {

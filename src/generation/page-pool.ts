@@ -73,14 +73,18 @@ export function pageReader(pool: PagePool | undefined, { extractsContent }: { ex
  */
 const TASKS_PER_THREAD = 4;
 
+/** page-worker.ts beside this file in the repository, page-worker.mjs beside the bundle in the CLI's package (scripts/pack-cli.ts). */
+const PAGE_WORKER = new URL(`./page-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url);
+
 /**
  * The threads start with the first page, unless `warm`: then a reading thread starts at once and
- * reads a made-up manual (see warmUp), so that a service's first job finds it ready.
+ * reads a made-up manual (see warmUp), so that a service's first job finds it ready. They run
+ * `workerFile`: a service's bundle of the page worker (see bundlePageWorker), else its modules.
  */
-export function createPagePool(threads = defaultPageThreads(), { warm = false } = {}): PagePool {
+export function createPagePool(threads = defaultPageThreads(), { warm = false, workerFile = PAGE_WORKER } = {}): PagePool {
   // One reading thread stays between jobs: a new one would compile the tokenizer again.
-  const readers = threadGroup({ maxThreads: threads.reading, lowered: false });
-  const extractors = threadGroup({ maxThreads: threads.extracting, lowered: true });
+  const readers = threadGroup({ maxThreads: threads.reading, lowered: false, workerFile });
+  const extractors = threadGroup({ maxThreads: threads.extracting, lowered: true, workerFile });
   const warmedUp = warm ? readers.run(null, 'warmUp').then(() => {}, () => {}) : Promise.resolve();
   // The event loop reads the pages of the jobs whose threads extract (see pageReader): its code is warmed up too.
   if (warm) readMadeUpManual((html, url) => readCrawledPage(html, url, {}));
@@ -120,14 +124,13 @@ export function createPagePool(threads = defaultPageThreads(), { warm = false } 
 }
 
 /** Threads of one kind, started by their first task. */
-function threadGroup({ maxThreads, lowered }: { maxThreads: number; lowered: boolean }) {
+function threadGroup({ maxThreads, lowered, workerFile }: { maxThreads: number; lowered: boolean; workerFile: URL }) {
   let pool: Piscina | null = null;
   const group = {
     running: 0,
     async run<T>(task: object | null, name: string, transferList?: ArrayBuffer[]): Promise<T> {
       pool ??= new Piscina({
-        // page-worker.ts beside this file in the repository, page-worker.mjs beside the bundle in the CLI's package (scripts/pack-cli.ts).
-        filename: new URL(`./page-worker${extname(new URL(import.meta.url).pathname)}`, import.meta.url).href,
+        filename: workerFile.href,
         workerData: { lowered } satisfies PageWorkerData,
         minThreads: 1,
         maxThreads,

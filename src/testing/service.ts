@@ -104,6 +104,8 @@ export class TestService {
 export interface TestServiceOptions {
   /** run jobs in this service (default true) */
   workers?: boolean;
+  /** ready the job threads before taking jobs, as `npm start` does (see startJobRuntime); default false */
+  warmUp?: boolean;
   env?: Record<string, string>;
   configure?: (config: Config) => void;
   /** Outgoing e-mail of the test's making; default: a mailbox the test reads (`service.mailbox`). */
@@ -159,6 +161,7 @@ async function serviceOnFreePort(database: TestDatabase, options: TestServiceOpt
     ...base,
     mailer,
     runWorkers: options.workers ?? true,
+    warmUp: options.warmUp,
     payments: options.payments?.(base) ?? (await createPaymentProvider(base, pino({ level: 'silent' }))),
   };
   const app = await listening(deps, new URL(config.publicUrl));
