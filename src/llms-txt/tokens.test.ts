@@ -78,6 +78,15 @@ describe('token counts in pieces', () => {
     }
   });
 
+  it("count word by word to the tokenizer's own count of the whole text, special tokens as text", async () => {
+    const { countTokens: tokenizer } = await import('gpt-tokenizer/encoding/o200k_base');
+    const counter = await loadTokenCounter();
+    const readme = readFileSync(new URL('./README.md', import.meta.url), 'utf8');
+    const texts = [...TRICKY, TRICKY.join('\n'), readme, readme.repeat(2), 'A', '   ', '\r', '', '\ud800 a lone surrogate', 'x'.repeat(500)];
+    for (const text of texts) assert.equal(counter(text), tokenizer(text, { disallowedSpecial: new Set() }), JSON.stringify(text.slice(0, 40)));
+    counter.forget!();
+  });
+
   it('let the event loop run between the pieces of a long file', async () => {
     const countTokens = await loadTokenCounter();
     const text = 'A line of prose about tables and indexes.\n'.repeat(20_000);

@@ -32,15 +32,53 @@ export interface FileSize {
 }
 
 /**
+ * Words counted at most between two `forget`s (see loadTokenCounter), about 7 MB; the first
+ * remembered make room for new ones. 1,000 pages of the PostgreSQL manual have about 60,000.
+ */
+const MAX_COUNTED_WORDS = 100_000;
+
+/**
  * A file is text to the model that reads it: a special token's spelling in a page (`<|endoftext|>`
  * in a page about tokenizers) is counted as the ordinary text it is, where the tokenizer's
  * default refuses it with an error.
+ *
+ * Each word (o200k_base's pre-token: a word with the space or mark before it, a number of up to
+ * three digits, a run of punctuation or of white space) is counted once until `forget`: the
+ * tokenizer counts each pre-token apart from the others, and a pre-token split again is itself,
+ * so a text's count is the sum of its words'. A 1,000-page llms-full.txt says most of its words
+ * many times, and is counted a fifth faster than by the tokenizer whole (docs/decisions/tokens.md).
  */
 export async function loadTokenCounter(): Promise<TokenCounter> {
   const { countTokens, setMergeCacheSize, clearMergeCache } = await import('gpt-tokenizer/encoding/o200k_base');
+  const { O200K_TOKEN_SPLIT_REGEX } = await import('gpt-tokenizer/encodingParams/constants');
   setMergeCacheSize(MERGE_CACHE_WORDS);
   const asText = { disallowedSpecial: new Set<string>() };
-  return Object.assign((text: string) => countTokens(text, asText), { forget: clearMergeCache });
+  const countText = (text: string) => countTokens(text, asText);
+  // Sticky: each word starts where the last one ended. The tokenizer would skip what matches no
+  // word (the expression leaves nothing out today): from there, the rest of the text is its own.
+  const nextWord = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, 'uy');
+  const words = new Map<string, number>();
+  const countWord = (word: string) => {
+    let tokens = words.get(word);
+    if (tokens === undefined) {
+      tokens = countText(word);
+      if (words.size >= MAX_COUNTED_WORDS) words.delete(words.keys().next().value!);
+      words.set(word, tokens);
+    }
+    return tokens;
+  };
+  const count = (text: string) => {
+    let tokens = 0;
+    let start = 0;
+    nextWord.lastIndex = 0;
+    while (start < text.length && nextWord.test(text)) {
+      tokens += countWord(text.slice(start, nextWord.lastIndex));
+      start = nextWord.lastIndex;
+    }
+    return start < text.length ? tokens + countText(text.slice(start)) : tokens;
+  };
+  // Each remembered word is a slice of the text it came from, which it keeps alive (see MERGE_CACHE_WORDS).
+  return Object.assign(count, { forget: () => (words.clear(), clearMergeCache()) });
 }
 
 /**
