@@ -38,6 +38,15 @@ describe('the page worker bundled for the page threads', () => {
   });
 });
 
+describe('a page worker the bundler cannot bundle', () => {
+  it("is refused with the bundler's error, and leaves no folder behind", async () => {
+    const folders = () => readdirSync(tmpdir()).filter((name) => name.startsWith('llmstxt-page-worker-')).length;
+    const before = folders();
+    await assert.rejects(bundlePageWorker('src/generation/no-such-worker.ts'), /no-such-worker/);
+    assert.equal(folders(), before);
+  });
+});
+
 describe('a service that readies its job threads before taking jobs (as npm start starts it)', () => {
   let site: DocsSite;
   const services: TestService[] = [];

@@ -29,12 +29,15 @@ const ENTRY = 'page-worker.mjs';
 /** Bundling takes about half a second; a bundler hung that long is a fault, and the threads load the modules. */
 const BUNDLE_TIMEOUT_MS = 60_000;
 
-/** Bundles the page worker into a new folder under the system's temporary folder. */
-export async function bundlePageWorker(): Promise<PageWorkerBundle> {
+/**
+ * Bundles the page worker (`entry`, relative to the repository) into a new folder under the
+ * system's temporary folder; rejects, leaving no folder, when the bundler fails.
+ */
+export async function bundlePageWorker(entry = 'src/generation/page-worker.ts'): Promise<PageWorkerBundle> {
   const folder = mkdtempSync(join(tmpdir(), 'llmstxt-page-worker-'));
   const remove = () => rmSync(folder, { recursive: true, force: true });
   try {
-    await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), folder], { timeout: BUNDLE_TIMEOUT_MS });
+    await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), folder, entry], { timeout: BUNDLE_TIMEOUT_MS });
     if (!existsSync(join(folder, ENTRY))) throw new Error(`the bundler wrote no ${ENTRY}`);
   } catch (error) {
     remove();
@@ -43,17 +46,17 @@ export async function bundlePageWorker(): Promise<PageWorkerBundle> {
   return { file: pathToFileURL(join(folder, ENTRY)), remove };
 }
 
-async function writeBundle(folder: string): Promise<void> {
+async function writeBundle(folder: string, entry: string): Promise<void> {
   // A dev dependency (the bundler Vite is built on): an install without dev dependencies has none,
   // and the caller falls back to the modules.
   const { build } = await import('rolldown');
   await build({
     cwd: ROOT,
-    input: { 'page-worker': 'src/generation/page-worker.ts' },
+    input: { 'page-worker': entry },
     platform: 'node',
     output: { dir: folder, format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     logLevel: 'warn',
   });
 }
 
-if (import.meta.main) await writeBundle(process.argv[2]);
+if (import.meta.main) await writeBundle(process.argv[2], process.argv[3]);
