@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,24 @@ describe('the page worker bundled for the page threads', () => {
       bundle.remove();
     }
     assert.equal(existsSync(folder), false);
+  });
+});
+
+describe("the bundles' folders", () => {
+  it('are deleted by the next start once untouched for a day (a service killed without stopping), and kept while fresh', async () => {
+    const stale = mkdtempSync(join(tmpdir(), 'llmstxt-page-worker-'));
+    const fresh = mkdtempSync(join(tmpdir(), 'llmstxt-page-worker-'));
+    const dayAndAMinuteAgo = new Date(Date.now() - 24 * 3_600_000 - 60_000);
+    utimesSync(stale, dayAndAMinuteAgo, dayAndAMinuteAgo);
+    try {
+      const bundle = await bundlePageWorker();
+      bundle.remove();
+      assert.equal(existsSync(stale), false);
+      assert.equal(existsSync(fresh), true);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+      rmSync(stale, { recursive: true, force: true });
+    }
   });
 });
 

@@ -11,7 +11,7 @@
  * starts it as a child process, so that the bundler's native code never loads into the service.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,6 +26,14 @@ export interface PageWorkerBundle {
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY = 'page-worker.mjs';
+const FOLDER_PREFIX = 'llmstxt-page-worker-';
+/**
+ * A running service touches its bundle's folder this often, and a start deletes the folders left
+ * untouched for a day: those of services killed without stopping (a crash, SIGKILL), whatever
+ * process or container they ran in.
+ */
+const TOUCH_EVERY_MS = 3_600_000;
+const STALE_AFTER_MS = 24 * 3_600_000;
 /** Bundling takes about half a second; a bundler hung that long is a fault, and the threads load the modules. */
 const BUNDLE_TIMEOUT_MS = 60_000;
 
@@ -34,8 +42,13 @@ const BUNDLE_TIMEOUT_MS = 60_000;
  * system's temporary folder; rejects, leaving no folder, when the bundler fails.
  */
 export async function bundlePageWorker(entry = 'src/generation/page-worker.ts'): Promise<PageWorkerBundle> {
-  const folder = mkdtempSync(join(tmpdir(), 'llmstxt-page-worker-'));
-  const remove = () => rmSync(folder, { recursive: true, force: true });
+  removeStaleBundles();
+  const folder = mkdtempSync(join(tmpdir(), FOLDER_PREFIX));
+  const touching = setInterval(() => touch(folder), TOUCH_EVERY_MS).unref();
+  const remove = () => {
+    clearInterval(touching);
+    rmSync(folder, { recursive: true, force: true });
+  };
   try {
     await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), folder, entry], { timeout: BUNDLE_TIMEOUT_MS });
     if (!existsSync(join(folder, ENTRY))) throw new Error(`the bundler wrote no ${ENTRY}`);
@@ -44,6 +57,28 @@ export async function bundlePageWorker(entry = 'src/generation/page-worker.ts'):
     throw error;
   }
   return { file: pathToFileURL(join(folder, ENTRY)), remove };
+}
+
+function touch(folder: string): void {
+  const now = new Date();
+  try {
+    utimesSync(folder, now, now);
+  } catch {
+    // Deleted under the service (a cleaner of the temporary folder): nothing to keep fresh.
+  }
+}
+
+/** Deletes the bundles' folders untouched for STALE_AFTER_MS; another user's, or one already gone, is left. */
+function removeStaleBundles(now = Date.now()): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(FOLDER_PREFIX)) continue;
+    const folder = join(tmpdir(), name);
+    try {
+      if (now - statSync(folder).mtimeMs > STALE_AFTER_MS) rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // not ours to delete, or deleted meanwhile
+    }
+  }
 }
 
 async function writeBundle(folder: string, entry: string): Promise<void> {

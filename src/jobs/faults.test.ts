@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { eq } from '../db/orm.ts';
 import { PgBoss } from 'pg-boss';
@@ -19,6 +22,11 @@ import { describeOnEachDatabase, startTestService, type TestService } from '../t
 import { claimJob, releaseExpiredLeases } from './leases.ts';
 import { QUEUE_SCHEMA } from './queue.ts';
 import { runJob } from './workers.ts';
+
+// Its worker process's temporary folder (its page worker bundle, see page-worker-bundle.ts): a
+// process killed with SIGKILL cannot delete its own.
+const processesTemp = mkdtempSync(join(tmpdir(), 'job-faults-'));
+after(() => rmSync(processesTemp, { recursive: true, force: true }));
 
 const LEASE_MS = 30_000;
 const settings = { concurrency: 1, leaseSeconds: LEASE_MS / 1000, maxAttempts: 3, pollSeconds: 0.5, perAccount: 3 };
@@ -133,7 +141,7 @@ describe('A worker that dies between taking a job and claiming it [postgres]', {
     await boss.stop({ graceful: false });
 
     worker = spawn(process.execPath, ['src/main.ts', 'worker'], {
-      env: { ...process.env, DATABASE_URL: service.deps.database.connectionString!, CRAWL_ALLOW_PRIVATE: 'true', JWT_SECRET: 'worker-secret-that-is-long-enough-for-hs256', JOB_LEASE_SECONDS: '2', LOG_LEVEL: 'error' },
+      env: { ...process.env, DATABASE_URL: service.deps.database.connectionString!, CRAWL_ALLOW_PRIVATE: 'true', JWT_SECRET: 'worker-secret-that-is-long-enough-for-hs256', JOB_LEASE_SECONDS: '2', LOG_LEVEL: 'error', TMPDIR: processesTemp },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     const job = await waitForGeneration(service, apiKey, start.body.jobId, 30_000);

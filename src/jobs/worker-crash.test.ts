@@ -5,12 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { testDatabaseKinds } from '../testing/databases.ts';
 import { startTestService, type TestService } from '../testing/service.ts';
 import { startSlowSite } from '../testing/slow-site.ts';
 import type { TestSite } from '../testing/test-site.ts';
+
+// Its processes' temporary folder (their page worker bundles, see page-worker-bundle.ts): a process
+// killed with SIGKILL cannot delete its own.
+const processesTemp = mkdtempSync(join(tmpdir(), 'worker-crash-'));
+after(() => rmSync(processesTemp, { recursive: true, force: true }));
 
 function startWorker(databaseUrl: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['src/main.ts', 'worker'], {
@@ -22,6 +30,7 @@ function startWorker(databaseUrl: string, env: Record<string, string>): ChildPro
       JOB_LEASE_SECONDS: '2',
       JOB_POLL_SECONDS: '1',
       LOG_LEVEL: 'error',
+      TMPDIR: processesTemp,
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
