@@ -7,7 +7,7 @@
  * build, so the threads run the code the service runs. Without the bundler (an install without dev
  * dependencies) the threads load the modules as before.
  *
- * Run as a script (`node page-worker-bundle.ts <folder>`), it writes the bundle: the service
+ * Run as a script (`node page-worker-bundle.ts <folder> <entry>`), it writes the bundle: the service
  * starts it as a child process, so that the bundler's native code never loads into the service.
  */
 import { execFile } from 'node:child_process';

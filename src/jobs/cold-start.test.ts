@@ -8,19 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createEmptyPostgresDatabase, testDatabaseKinds } from '../testing/databases.ts';
+import { temporaryFolderForProcesses } from '../testing/service.ts';
 
 const ROUNDS = 20;
 const main = new URL('../main.ts', import.meta.url).pathname;
 
-// Its processes' temporary folder (their page worker bundles, see page-worker-bundle.ts): a process
-// killed with SIGKILL cannot delete its own.
-const processesTemp = mkdtempSync(join(tmpdir(), 'cold-start-'));
-after(() => rmSync(processesTemp, { recursive: true, force: true }));
+const processesTemp = temporaryFolderForProcesses('cold-start');
 
 /** Starts one process; resolves with its output once it says it is up, rejects if it exits first. */
 function startProcess(role: string[], databaseUrl: string): { up: Promise<string>; stop: () => void } {

@@ -6,9 +6,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { eq } from '../db/orm.ts';
 import { PgBoss } from 'pg-boss';
@@ -18,15 +15,12 @@ import { generationJobKind } from '../generation/generation-job.ts';
 import { routes, page, startSite, type TestSite } from '../testing/test-site.ts';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { testDatabaseKinds } from '../testing/databases.ts';
-import { describeOnEachDatabase, startTestService, type TestService } from '../testing/service.ts';
+import { describeOnEachDatabase, startTestService, temporaryFolderForProcesses, type TestService } from '../testing/service.ts';
 import { claimJob, releaseExpiredLeases } from './leases.ts';
 import { QUEUE_SCHEMA } from './queue.ts';
 import { runJob } from './workers.ts';
 
-// Its worker process's temporary folder (its page worker bundle, see page-worker-bundle.ts): a
-// process killed with SIGKILL cannot delete its own.
-const processesTemp = mkdtempSync(join(tmpdir(), 'job-faults-'));
-after(() => rmSync(processesTemp, { recursive: true, force: true }));
+const processesTemp = temporaryFolderForProcesses('job-faults');
 
 const LEASE_MS = 30_000;
 const settings = { concurrency: 1, leaseSeconds: LEASE_MS / 1000, maxAttempts: 3, pollSeconds: 0.5, perAccount: 3 };

@@ -5,20 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ledgerOf, waitForGeneration } from '../testing/jobs.ts';
 import { testDatabaseKinds } from '../testing/databases.ts';
-import { startTestService, type TestService } from '../testing/service.ts';
+import { startTestService, temporaryFolderForProcesses, type TestService } from '../testing/service.ts';
 import { startSlowSite } from '../testing/slow-site.ts';
 import type { TestSite } from '../testing/test-site.ts';
 
-// Its processes' temporary folder (their page worker bundles, see page-worker-bundle.ts): a process
-// killed with SIGKILL cannot delete its own.
-const processesTemp = mkdtempSync(join(tmpdir(), 'worker-crash-'));
-after(() => rmSync(processesTemp, { recursive: true, force: true }));
+const processesTemp = temporaryFolderForProcesses('worker-crash');
 
 function startWorker(databaseUrl: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, ['src/main.ts', 'worker'], {

@@ -2,7 +2,10 @@
  * A real service on 127.0.0.1 for integration tests: real HTTP, a real database of each kind,
  * a clock the test moves. `describeOnEachDatabase` runs a suite once per database kind.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe } from 'node:test';
 import pino from 'pino';
 import { buildApp } from '../app.ts';
@@ -112,6 +115,17 @@ export interface TestServiceOptions {
   mailer?: Mailer;
   /** A payment provider of the test's making (e.g. Stripe pointed at a fake server); default: the configuration's. */
   payments?: (deps: Pick<AppDeps, 'config' | 'database' | 'clock'>) => PaymentProvider;
+}
+
+/**
+ * A temporary folder (TMPDIR) for the service processes a test file starts and may kill with
+ * SIGKILL, deleted once the file's tests are done: such a process cannot delete what it keeps
+ * there (its page worker bundle, see page-worker-bundle.ts).
+ */
+export function temporaryFolderForProcesses(name: string): string {
+  const folder = mkdtempSync(join(tmpdir(), `${name}-`));
+  after(() => rmSync(folder, { recursive: true, force: true }));
+  return folder;
 }
 
 /** A port nobody listens on now, so the service knows its public URL before it is built. */
