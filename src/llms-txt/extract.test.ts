@@ -207,6 +207,16 @@ describe('linkedom with compiled selectors kept', () => {
     assert.deepEqual(ids('.y'), []);
   });
 
+  // The patch also sets a parsed class attribute without building its class list.
+  test('a parsed class attribute reads as its tokens, each once, as its class list does', () => {
+    const doc = parse('<html><body><p id="a" class=" x\ty  x\n">1</p><p id="b" class="">2</p></body></html>');
+    const [a, b] = [doc.getElementById('a')!, doc.getElementById('b')!];
+    assert.equal(a.getAttribute('class'), 'x y');
+    assert.deepEqual([...a.classList], ['x', 'y']);
+    assert.equal(a.className, 'x y');
+    assert.deepEqual([b.getAttribute('class'), b.classList.length], ['', 0]);
+  });
+
   test('the same selector matches in each document, and :scope in each element', () => {
     const first = parse('<html><body><div id="one"><p>a</p><div><p>b</p></div></div></body></html>');
     const second = parse('<html><body><section><p>c</p></section><p>d</p></body></html>');

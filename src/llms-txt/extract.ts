@@ -136,7 +136,8 @@ function mainContent(doc: Document, html: string): HTMLElement | null {
   const layout = readLayout(doc, docBook ? isDocBookChrome : isChrome);
   for (const element of layout.chrome) element.remove();
   const region = firstRegion(layout.regions, doc);
-  if (isLinkIndex(region) || docBook || (layout.navigates && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc)) return cleanRegion(region);
+  // The link index's measure (all of the region's text) last: the other tests are known already.
+  if (docBook || (layout.navigates && region !== doc.body) || WITH_LONG_TEXT_RUNS.has(doc) || isLinkIndex(region)) return cleanRegion(region);
 
   let article: HTMLElement | null = null;
   let articleText = 0;

@@ -53,6 +53,11 @@ test('bounds the markdown at a paragraph boundary and closes an open code fence'
   assert.equal((tidy.match(/^```/gm) ?? []).length % 2, 0);
 });
 
+test('drops the blanks that end a line or the text, and keeps those between words and in a line’s indent', () => {
+  const text = 'a  b \t\nc\t\r\n  d \u2028e  \n\n\n\n  f\u00a0 ';
+  assert.equal(tidyMarkdown(text), 'a  b\nc\r\n  d\u2028e\n\n  f');
+});
+
 test('escapes what markdown would read as syntax, as turndown does, and leaves plain text as it is', () => {
   const plain = new TurndownService();
   const texts = ['Use *args, __init__ and `ticks`', 'a [link] and a \\ backslash', '- not a list', '+ not a list', '1. not a list', '# not a heading', '> not a quote', '=== not a rule', '~~~ not a fence', 'Plain text, with (parentheses) and 100% numbers: 1.5.'];
