@@ -3,7 +3,7 @@
 // the TypeScript types itself.
 // Usage: npm test [-- path-fragment ...] to run only files whose path contains a fragment.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ensureChromium, ensureDashboardBuilt } from './test-prerequisites.mjs';
 
@@ -39,7 +39,12 @@ if (files.some((file) => readFileSync(file, 'utf8').includes('testing/browser'))
 // Not `--test-force-exit`: it drops tests' verdicts from the report, and exits 0 with fewer tests
 // than ran, failed ones included (nodejs/node#64833; seen here: 25 of 34 tests reported).
 const RUN_LIMIT_MS = 50 * 60_000;
+// Each test file runs in a process of its own, and many start services: Node's compile cache
+// keeps what one compiled for the next (a service's modules loaded in 1.1 s instead of 1.6 s on
+// a 2-core machine). A service started by `npm start` has its own (see bin/service.mjs).
+const compileCache = process.env.NODE_COMPILE_CACHE ?? resolve('node_modules', '.cache', 'node-compile-cache');
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', '--test-timeout=900000', ...files], {
+  env: { ...process.env, NODE_COMPILE_CACHE: compileCache },
   stdio: 'inherit',
   timeout: RUN_LIMIT_MS,
   killSignal: 'SIGKILL',

@@ -61,24 +61,35 @@ function rawPost(port: number, path: string, body: Buffer, token: string): Promi
  */
 const closedInTime = (closedAfterMs: number | null, timeoutMs: number) => closedAfterMs !== null && closedAfterMs >= 0.75 * timeoutMs && closedAfterMs < 3 * timeoutMs;
 
-function trickle(port: number, head: string, trickled: string, giveUpMs: number): Promise<{ closedAfterMs: number | null; received: string }> {
+/** How a trickling socket ended: after how long (null: still open at `giveUpMs`), what it received, and its error if one ended it. */
+interface Trickled {
+  closedAfterMs: number | null;
+  received: string;
+  error: string | null;
+}
+
+function trickle(port: number, head: string, trickled: string, giveUpMs: number): Promise<Trickled> {
   return new Promise((resolve) => {
     const started = performance.now();
     const socket = connect(port, '127.0.0.1', () => socket.write(head));
     let received = '';
+    let error: string | null = null;
     const timer = setInterval(() => socket.writable && socket.write(trickled), 100);
     const finish = (closedAfterMs: number | null) => {
       clearInterval(timer);
       clearTimeout(giveUp);
       socket.destroy();
-      resolve({ closedAfterMs, received });
+      resolve({ closedAfterMs, received, error });
     };
     const giveUp = setTimeout(() => finish(null), giveUpMs);
     socket.on('data', (chunk) => (received += chunk.toString()));
-    socket.on('error', () => {});
+    socket.on('error', (cause: NodeJS.ErrnoException) => (error = cause.code ?? cause.message));
     socket.on('close', () => finish(performance.now() - started));
   });
 }
+
+/** The socket's end, for an assertion's message: a failure on a loaded machine says how it ended. */
+const ending = ({ closedAfterMs, received, error }: Trickled) => `closed after ${closedAfterMs} ms, error ${error}, received ${JSON.stringify(received.slice(0, 200))}`;
 
 describeOnEachDatabase(
   'Limits at the edge',
@@ -144,11 +155,11 @@ describeOnEachDatabase(
       const port = Number(new URL(service().baseUrl).port);
       const headers = await trickle(port, `GET ${API}/health HTTP/1.1\r\nHost: 127.0.0.1\r\n`, 'X-Slow: 1\r\n', 10 * HEADERS_TIMEOUT_MS);
       assert.ok(headers.closedAfterMs !== null, 'the socket trickling headers is still open');
-      assert.ok(closedInTime(headers.closedAfterMs, HEADERS_TIMEOUT_MS), `closed after ${headers.closedAfterMs} ms`);
+      assert.ok(closedInTime(headers.closedAfterMs, HEADERS_TIMEOUT_MS), ending(headers));
 
       const silent = await trickle(port, '', '', 10 * HEADERS_TIMEOUT_MS);
       assert.ok(silent.closedAfterMs !== null, 'the socket that sends nothing is still open');
-      assert.ok(closedInTime(silent.closedAfterMs, HEADERS_TIMEOUT_MS), `closed after ${silent.closedAfterMs} ms`);
+      assert.ok(closedInTime(silent.closedAfterMs, HEADERS_TIMEOUT_MS), ending(silent));
 
       const body = await trickle(
         port,
@@ -157,7 +168,7 @@ describeOnEachDatabase(
         10 * REQUEST_TIMEOUT_MS,
       );
       assert.ok(body.closedAfterMs !== null, 'the socket trickling its body is still open');
-      assert.ok(closedInTime(body.closedAfterMs, REQUEST_TIMEOUT_MS), `closed after ${body.closedAfterMs} ms`);
+      assert.ok(closedInTime(body.closedAfterMs, REQUEST_TIMEOUT_MS), ending(body));
       assert.match(body.received, /^HTTP\/1\.1 408 /);
 
       // A client that keeps to its time is answered as usual.
